@@ -1,0 +1,1 @@
+"""Benchmarks behind ``graphmem bench``: they print figures, they assert nothing."""

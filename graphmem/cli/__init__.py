@@ -1,0 +1,22 @@
+"""The ``graphmem`` command line: a thin layer over the client."""
+
+import typer
+
+from graphmem.cli import bench, demo, memory, neo4j
+
+app = typer.Typer(
+    name="graphmem",
+    help="Knowledge-graph memory for coding agents, on Neo4j.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+memory.register(app)
+demo.register(app)
+app.add_typer(neo4j.app, name="neo4j")
+app.add_typer(bench.app, name="bench")
+
+
+def main() -> None:
+    """Runs the CLI (the ``graphmem`` console script)."""
+    app()

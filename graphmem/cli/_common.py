@@ -1,0 +1,82 @@
+"""What every command shares: options, output, error handling and exit codes."""
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+
+from graphmem.client import GraphMem
+from graphmem.errors import DatabaseUnavailable, GraphMemError
+from graphmem.settings import resolve_data_dir
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2  # typer's own code for usage errors
+EXIT_UNAVAILABLE = 3
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+PrincipalOption = Annotated[
+    str | None,
+    typer.Option(
+        "--principal",
+        envvar="GRAPHMEM_PRINCIPAL",
+        help="Whose memory (also GRAPHMEM_PRINCIPAL).",
+        show_default=False,
+    ),
+]
+DataDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        envvar="GRAPHMEM_DATA_DIR",
+        help="graphmem's data directory (also GRAPHMEM_DATA_DIR).",
+        show_default=False,
+    ),
+]
+
+
+def exit_code(error: GraphMemError) -> int:
+    """Maps an error to the CLI's exit code: 3 database unavailable, else 1."""
+    return EXIT_UNAVAILABLE if isinstance(error, DatabaseUnavailable) else EXIT_BAD_INPUT
+
+
+def handles_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Prints a GraphMemError (JSON with ``--json``) on stderr and exits with its code."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except GraphMemError as error:
+            if kwargs.get("as_json"):
+                typer.echo(json.dumps({"error": error.to_dict()}, sort_keys=True), err=True)
+            else:
+                typer.echo(f"error: {error.message}", err=True)
+            raise typer.Exit(exit_code(error)) from None
+
+    return wrapper
+
+
+def print_json(data: Any) -> None:
+    """Prints ``data`` as sorted, indented JSON."""
+    typer.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+
+
+@contextmanager
+def open_memory(principal: str | None, data_dir: Path | None = None) -> Iterator[GraphMem]:
+    """Opens a client for the command, closing it afterwards."""
+    with GraphMem(principal, data_dir=resolve_data_dir(data_dir)) as memory:
+        yield memory
+
+
+def interactive() -> bool:
+    """True when stderr is a terminal (progress bars go there)."""
+    return sys.stderr.isatty()

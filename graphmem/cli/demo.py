@@ -1,0 +1,55 @@
+"""`graphmem demo`: the main job on a local Neo4j it starts or reuses."""
+
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
+from graphmem.client import GraphMem
+from graphmem.demo import BROWSER_QUERY, run_demo
+from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
+from graphmem.server.manager import start_server
+from graphmem.settings import resolve_data_dir
+
+
+def _silent(line: str) -> None:
+    """Drops narration (``--json`` prints one object instead)."""
+
+
+def register(app: typer.Typer) -> None:
+    """Adds the demo command to ``app``."""
+
+    @app.command()
+    @handles_errors
+    def demo(
+        principal: Annotated[
+            str, typer.Option("--principal", help="Whose memory the demo writes.")
+        ] = "demo",
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Start (or reuse) Neo4j and walk through a two-project memory scenario."""
+        directory = resolve_data_dir(data_dir)
+        say: Callable[[str], None] = _silent if as_json else typer.echo
+        say("Starting Neo4j (first run resolves the server jars with Maven)...")
+        server = start_server(directory, DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT)
+        say(f"Neo4j at {server.bolt_uri}\n")
+        with GraphMem(principal, data_dir=directory) as memory:
+            result = run_demo(memory, say)
+        query = BROWSER_QUERY.format(principal=principal)
+        if as_json:
+            print_json(
+                {
+                    "episodes": result.episodes,
+                    "beliefs": result.beliefs,
+                    "browser_url": server.browser_url,
+                    "cypher": query,
+                }
+            )
+            return
+        say("\nExplore it in Neo4j Browser:")
+        say(f"  open   {server.browser_url or 'your Neo4j Browser'}")
+        if server.password_file:
+            say(f"  login  {server.user} / the password in {server.password_file}")
+        say(f"  paste  {query}")

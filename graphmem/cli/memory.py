@@ -1,0 +1,278 @@
+"""Memory commands: init, remember, believe, supersede, show, history, beliefs."""
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from graphmem.cli._common import (
+    DataDirOption,
+    JsonOption,
+    PrincipalOption,
+    handles_errors,
+    open_memory,
+    print_json,
+)
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.models import Belief, Episode
+from graphmem.settings import resolve_connection
+from graphmem.store.database import Database
+from graphmem.store.migrations import apply_migrations
+
+EvidenceOption = Annotated[
+    list[str] | None, typer.Option("--evidence", help="Episode id (repeatable).")
+]
+IdempotencyKeyOption = Annotated[str | None, typer.Option(help="Makes a retry a no-op.")]
+AuthorityOption = Annotated[str, typer.Option(help="user|agent|tool|external.")]
+
+
+def _read_json(source: str) -> Any:
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InvalidInput(f"FILE: cannot read {source}: {error.strerror}", field="FILE") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidInput(
+            f"FILE: not valid JSON ({error.msg} at line {error.lineno})", field="FILE", rule="json"
+        ) from None
+
+
+def _describe_belief(belief: Belief) -> str:
+    lines = [
+        f"belief {belief.id}",
+        f"  statement:   {belief.statement}",
+        f"  type:        {belief.type}   subject: {belief.subject or '-'}",
+        f"  confidence:  {belief.confidence:.2f}   authority: {belief.authority}"
+        f"   portability: {belief.portability}",
+        f"  state:       {belief.state}   scope: {belief.scope}"
+        f"   origins: {', '.join(belief.origins)}",
+        f"  valid:       {belief.valid_from.isoformat()} .. "
+        f"{belief.valid_to.isoformat() if belief.valid_to else 'now'}",
+    ]
+    if belief.anchor_key:
+        lines.append(f"  anchor:      {belief.anchor_key}")
+    if belief.supersedes:
+        lines.append(f"  supersedes:  {belief.supersedes}")
+    if belief.superseded_by:
+        lines.append(f"  superseded:  by {belief.superseded_by}")
+    provenance = ", ".join(f"{e.episode_id} ({e.role})" for e in belief.evidence) or "-"
+    lines.append(f"  provenance:  {provenance}")
+    return "\n".join(lines)
+
+
+def _describe_episode(episode: Episode) -> str:
+    lines = [
+        f"episode {episode.id}",
+        f"  title:    {episode.title}",
+        f"  project:  {episode.project}   kind: {episode.kind}   outcome: {episode.outcome}"
+        f"   trust: {episode.trust}",
+    ]
+    if episode.parent:
+        lines.append(f"  part of:  {episode.parent}")
+    for label, items in (
+        ("observed", episode.observations),
+        ("inferred", episode.inferences),
+        ("decided", episode.decisions),
+        ("failed", episode.failed_attempts),
+        ("open", episode.unresolved),
+        ("paths", episode.paths),
+        ("commits", episode.commits),
+    ):
+        for item in items:
+            lines.append(f"  {label + ':':<9} {item}")
+    return "\n".join(lines)
+
+
+def register(app: typer.Typer) -> None:
+    """Adds the memory commands to ``app``."""
+
+    @app.command()
+    @handles_errors
+    def init(data_dir: DataDirOption = None, as_json: JsonOption = False) -> None:
+        """Apply the schema migrations (constraints, indexes, full-text indexes)."""
+        db = Database(resolve_connection(data_dir=data_dir))
+        try:
+            db.verify()
+            applied = apply_migrations(db)
+        finally:
+            db.close()
+        if as_json:
+            print_json({"applied": applied})
+        else:
+            typer.echo(
+                f"applied migrations: {', '.join(applied)}" if applied else "schema is current"
+            )
+
+    @app.command()
+    @handles_errors
+    def remember(
+        source: Annotated[
+            str, typer.Argument(metavar="FILE|-", help="Episode JSON, or - for stdin.")
+        ],
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Record one episode from a JSON object; prints its id."""
+        episode = _read_json(source)
+        with open_memory(principal, data_dir) as memory:
+            episode_id = memory.remember(episode)
+        print_json({"id": episode_id}) if as_json else typer.echo(episode_id)
+
+    @app.command()
+    @handles_errors
+    def believe(
+        statement: Annotated[str, typer.Argument(help="What is believed true.")],
+        project: Annotated[str, typer.Option(help="Project it was learned in.")],
+        type_: Annotated[
+            str,
+            typer.Option("--type", help="fact|preference|lesson|decision|dead_end|pattern|gotcha."),
+        ],
+        subject: Annotated[str | None, typer.Option(help="What it is about.")] = None,
+        confidence: Annotated[float, typer.Option(help="In [0, 1].")] = 0.5,
+        portability: Annotated[
+            str | None, typer.Option(help="portable|contextual|local (at most the type's).")
+        ] = None,
+        authority: AuthorityOption = "agent",
+        evidence: EvidenceOption = None,
+        idempotency_key: IdempotencyKeyOption = None,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """State a belief; prints its id."""
+        with open_memory(principal, data_dir) as memory:
+            belief_id = memory.believe(
+                statement,
+                project=project,
+                type=type_,
+                subject=subject,
+                confidence=confidence,
+                portability=portability,
+                authority=authority,
+                evidence=evidence or [],
+                idempotency_key=idempotency_key,
+            )
+        print_json({"id": belief_id}) if as_json else typer.echo(belief_id)
+
+    @app.command()
+    @handles_errors
+    def supersede(
+        old_id: Annotated[str, typer.Argument(help="The belief being replaced.")],
+        statement: Annotated[str, typer.Argument(help="The new statement.")],
+        reason: Annotated[str, typer.Option(help="Why it changed.")],
+        project: Annotated[str | None, typer.Option(help="Default: the old one's.")] = None,
+        type_: Annotated[str | None, typer.Option("--type", help="Default: the old one's.")] = None,
+        subject: Annotated[str | None, typer.Option(help="Default: the old one's.")] = None,
+        confidence: Annotated[float | None, typer.Option(help="Default: the old one's.")] = None,
+        authority: AuthorityOption = "agent",
+        evidence: EvidenceOption = None,
+        idempotency_key: IdempotencyKeyOption = None,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Replace a belief with a new statement, recording why; prints the new id."""
+        changes: dict[str, Any] = {
+            "statement": statement,
+            "authority": authority,
+            "evidence": evidence or [],
+        }
+        for name, value in (
+            ("project", project),
+            ("type", type_),
+            ("subject", subject),
+            ("confidence", confidence),
+            ("idempotency_key", idempotency_key),
+        ):
+            if value is not None:
+                changes[name] = value
+        with open_memory(principal, data_dir) as memory:
+            new_id = memory.supersede(old_id, changes, reason)
+        print_json({"id": new_id}) if as_json else typer.echo(new_id)
+
+    @app.command()
+    @handles_errors
+    def show(
+        node_id: Annotated[str, typer.Argument(metavar="ID", help="A belief or episode id.")],
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Show a belief (with its provenance episode ids) or an episode."""
+        with open_memory(principal, data_dir) as memory:
+            try:
+                node: Belief | Episode = memory.get_belief(node_id)
+            except NotFound:
+                try:
+                    node = memory.get_episode(node_id)
+                except NotFound:
+                    raise NotFound(
+                        f"no belief or episode {node_id} for this principal",
+                        field="ID",
+                        rule="exists",
+                    ) from None
+        if as_json:
+            kind = "belief" if isinstance(node, Belief) else "episode"
+            print_json({"kind": kind, **node.model_dump(mode="json")})
+        elif isinstance(node, Belief):
+            typer.echo(_describe_belief(node))
+        else:
+            typer.echo(_describe_episode(node))
+
+    @app.command()
+    @handles_errors
+    def history(
+        belief_id: Annotated[str, typer.Argument(metavar="ID", help="Any belief of the chain.")],
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Show a belief's supersession chain, oldest first."""
+        with open_memory(principal, data_dir) as memory:
+            chain = memory.history(belief_id)
+        if as_json:
+            print_json([{"reason": e.reason, **e.belief.model_dump(mode="json")} for e in chain])
+            return
+        for position, entry in enumerate(chain, start=1):
+            live = "live" if entry.belief.is_live else "superseded"
+            typer.echo(f"{position}. {entry.belief.id} [{live}] {entry.belief.statement}")
+            if entry.reason:
+                typer.echo(f"   superseded because: {entry.reason}")
+
+    @app.command()
+    @handles_errors
+    def beliefs(
+        project: Annotated[str | None, typer.Option(help="Learned in this project.")] = None,
+        type_: Annotated[str | None, typer.Option("--type", help="Only this type.")] = None,
+        state: Annotated[str | None, typer.Option(help="provisional|active|retired.")] = None,
+        scope: Annotated[str | None, typer.Option(help="project|principal.")] = None,
+        include_superseded: Annotated[
+            bool, typer.Option("--include-superseded", help="Also superseded beliefs.")
+        ] = False,
+        limit: Annotated[int, typer.Option(help="At most this many (1-10000).")] = 100,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """List beliefs, oldest first."""
+        with open_memory(principal, data_dir) as memory:
+            found = memory.list_beliefs(
+                project=project,
+                type=type_,
+                state=state,
+                scope=scope,
+                include_superseded=include_superseded,
+                limit=limit,
+            )
+        if as_json:
+            print_json([belief.model_dump(mode="json") for belief in found])
+            return
+        for belief in found:
+            typer.echo(f"{belief.id}  {belief.type:<10} {belief.statement}")
+        if not found:
+            typer.echo("no beliefs match")

@@ -1,0 +1,108 @@
+"""`graphmem neo4j start|stop|status|logs|install`: the local Neo4j server."""
+
+from typing import Annotated
+
+import typer
+
+from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
+from graphmem.errors import ServerError
+from graphmem.server.info import ServerInfo
+from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT, LocalServer
+from graphmem.server.manager import (
+    managed_home,
+    server_logs,
+    server_status,
+    start_server,
+    stop_server,
+)
+from graphmem.settings import resolve_data_dir
+
+app = typer.Typer(help="Run a local Neo4j 5.26 server (Docker, or Maven jars without Docker).")
+
+BoltPort = Annotated[
+    int, typer.Option(envvar="GRAPHMEM_NEO4J_BOLT_PORT", help="Bolt port on 127.0.0.1.")
+]
+HttpPort = Annotated[
+    int, typer.Option(envvar="GRAPHMEM_NEO4J_HTTP_PORT", help="HTTP (Browser) port.")
+]
+
+
+def _describe(info: ServerInfo) -> str:
+    lines = [
+        f"Bolt:     {info.bolt_uri}",
+        f"Browser:  {info.browser_url or '(not managed by graphmem)'}",
+        f"route:    {info.route}" + (f" (pid {info.pid})" if info.pid else ""),
+    ]
+    if info.password_file:
+        lines.append(f"login:    {info.user} / password in {info.password_file}")
+    return "\n".join(lines)
+
+
+@app.command()
+@handles_errors
+def install(data_dir: DataDirOption = None, as_json: JsonOption = False) -> None:
+    """Resolve the Neo4j server jars from Maven Central now (start does it when needed)."""
+    LocalServer(managed_home(resolve_data_dir(data_dir))).install()
+    print_json({"installed": True}) if as_json else typer.echo("Neo4j server jars resolved")
+
+
+@app.command()
+@handles_errors
+def start(
+    bolt_port: BoltPort = DEFAULT_BOLT_PORT,
+    http_port: HttpPort = DEFAULT_HTTP_PORT,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for Bolt.")] = 180.0,
+    data_dir: DataDirOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Start Neo4j (or find it running) and wait until Bolt answers."""
+    info = start_server(resolve_data_dir(data_dir), bolt_port, http_port, timeout)
+    if as_json:
+        print_json(info.to_dict())
+        return
+    typer.echo("Neo4j is already running" if info.already_running else "Neo4j started")
+    typer.echo(_describe(info))
+
+
+@app.command()
+@handles_errors
+def stop(data_dir: DataDirOption = None, as_json: JsonOption = False) -> None:
+    """Stop the Neo4j server graphmem started."""
+    stopped = stop_server(resolve_data_dir(data_dir))
+    if as_json:
+        print_json({"stopped": stopped})
+    else:
+        typer.echo("Neo4j stopped" if stopped else "Neo4j was not running")
+
+
+@app.command()
+@handles_errors
+def status(data_dir: DataDirOption = None, as_json: JsonOption = False) -> None:
+    """Say whether the managed Neo4j runs, and how to reach it."""
+    info, answers = server_status(resolve_data_dir(data_dir))
+    if as_json:
+        print_json({"running": answers, "server": info.to_dict() if info else None})
+        return
+    if info is None:
+        typer.echo("no managed Neo4j yet: run `graphmem neo4j start`")
+        raise typer.Exit(3)
+    typer.echo(("running" if answers else "not running") + "\n" + _describe(info))
+    if not answers:
+        raise typer.Exit(3)
+
+
+@app.command()
+@handles_errors
+def logs(
+    lines: Annotated[int, typer.Option("-n", "--lines", help="How many lines.")] = 50,
+    data_dir: DataDirOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the last lines of the managed Neo4j's log."""
+    text = server_logs(resolve_data_dir(data_dir), lines)
+    if as_json:
+        print_json({"lines": text.splitlines()})
+    elif text:
+        typer.echo(text.rstrip("\n"))
+    else:
+        raise ServerError("no Neo4j log yet: run `graphmem neo4j start`")

@@ -1,0 +1,342 @@
+"""GraphMem: the client agents use to remember, believe, supersede and look things up."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.models import (
+    DEFAULT_CONFIDENCE,
+    ID_PATTERN,
+    Authority,
+    Belief,
+    BeliefChanges,
+    BeliefState,
+    BeliefType,
+    Episode,
+    Evidence,
+    HistoryEntry,
+    ListFilters,
+    NewBelief,
+    NewEpisode,
+    Portability,
+    Scope,
+    SupersedeReason,
+)
+from graphmem.settings import ConnectionSettings, resolve_connection, resolve_principal
+from graphmem.store import memory
+from graphmem.store.database import Database
+from graphmem.store.migrations import apply_migrations
+from graphmem.validation import parse
+
+MAX_BATCH_ROWS = 10_000
+
+EvidenceLike = str | Evidence | Mapping[str, Any]
+
+
+def _check_id(value: object, field: str) -> str:
+    if not isinstance(value, str) or not re.fullmatch(ID_PATTERN, value):
+        raise InvalidInput(
+            f"{field}: {value!r} is not a graphmem id (a lowercase UUID)", field=field, rule="id"
+        )
+    return value
+
+
+def _evidence(items: Iterable[EvidenceLike]) -> list[Evidence | Mapping[str, Any]]:
+    return [{"episode_id": item} if isinstance(item, str) else item for item in items]
+
+
+def _batch(items: Iterable[Any], field: str) -> list[Any]:
+    rows = list(items)
+    if len(rows) > MAX_BATCH_ROWS:
+        raise InvalidInput(
+            f"{field}: a batch holds at most {MAX_BATCH_ROWS} rows, got {len(rows)}; split it",
+            field=field,
+            rule="max_rows",
+        )
+    return rows
+
+
+class GraphMem:
+    """A principal's memory in Neo4j.
+
+    Settings come from the arguments, then the environment (``GRAPHMEM_PRINCIPAL``,
+    ``GRAPHMEM_NEO4J_URI`` ...), then the local server ``graphmem neo4j start`` runs.
+    The principal is a hard filter on every read: nothing another principal wrote is
+    ever returned. On first connect the schema migrations are applied.
+
+    Example:
+        >>> with GraphMem(principal="alice") as mem:
+        ...     episode = mem.remember({"project": "billing", "title": "Fix rounding"})
+        ...     mem.believe("Invoices round half-even", project="billing",
+        ...                 type="fact", evidence=[episode])
+
+    Raises:
+        ConfigError: A setting is missing (the message says which and how to set it).
+        DatabaseUnavailable: Neo4j cannot be reached or refused the credentials.
+    """
+
+    def __init__(
+        self,
+        principal: str | None = None,
+        *,
+        uri: str | None = None,
+        user: str | None = None,
+        password: str | None = None,
+        database: str | None = None,
+        data_dir: str | Path | None = None,
+        migrate: bool = True,
+    ) -> None:
+        self.principal = resolve_principal(principal)
+        self.settings: ConnectionSettings = resolve_connection(
+            uri=uri, user=user, password=password, database=database, data_dir=data_dir
+        )
+        self._db = Database(self.settings)
+        try:
+            self._db.verify()
+            if migrate:
+                apply_migrations(self._db)
+        except BaseException:
+            self._db.close()
+            raise
+
+    # --- lifecycle ------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Closes the connection to Neo4j."""
+        self._db.close()
+
+    def __enter__(self) -> GraphMem:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- episodes -------------------------------------------------------------------
+
+    def remember(self, episode: NewEpisode | Mapping[str, Any]) -> str:
+        """Records one episode and returns its id.
+
+        Args:
+            episode: A :class:`NewEpisode` or a mapping of its fields. With an
+                ``idempotency_key`` seen before, nothing is written and the earlier
+                episode's id is returned.
+
+        Raises:
+            InvalidInput: A field breaks a rule (``details`` names it).
+            NotFound: ``parent`` names no episode of this principal.
+        """
+        parsed = parse(NewEpisode, episode)
+        return memory.create_episodes(self._db, self.principal, [parsed], row_numbers=False)[0]
+
+    def remember_many(self, episodes: Iterable[NewEpisode | Mapping[str, Any]]) -> list[str]:
+        """Records episodes in one all-or-nothing transaction; returns ids in order.
+
+        Raises:
+            InvalidInput: A row breaks a rule; ``details`` names ``row`` and ``field``.
+                Nothing of the batch is written.
+        """
+        rows = _batch(episodes, "episodes")
+        parsed = [parse(NewEpisode, row, row=index) for index, row in enumerate(rows)]
+        return memory.create_episodes(self._db, self.principal, parsed, row_numbers=True)
+
+    def get_episode(self, episode_id: str) -> Episode:
+        """Returns one episode of this principal.
+
+        Raises:
+            NotFound: No such episode for this principal.
+        """
+        _check_id(episode_id, "episode_id")
+        found = memory.get_episodes(self._db, self.principal, [episode_id])
+        if not found:
+            raise NotFound(
+                f"episode {episode_id} does not exist for this principal",
+                field="episode_id",
+                rule="exists",
+            )
+        return found[0]
+
+    # --- beliefs --------------------------------------------------------------------
+
+    def believe(
+        self,
+        statement: str,
+        *,
+        project: str,
+        type: BeliefType | str,
+        subject: str | None = None,
+        confidence: float = DEFAULT_CONFIDENCE,
+        portability: Portability | str | None = None,
+        authority: Authority | str = Authority.AGENT,
+        state: BeliefState | str = BeliefState.ACTIVE,
+        valid_from: datetime | None = None,
+        anchor_key: str | None = None,
+        anchor_hash: str | None = None,
+        evidence: Iterable[EvidenceLike] = (),
+        idempotency_key: str | None = None,
+    ) -> str:
+        """States one belief and returns its id.
+
+        Args:
+            statement: What is believed true.
+            project: The project it was learned in (its first origin).
+            type: fact, preference, lesson, decision, dead_end, pattern or gotcha.
+            subject: What the statement is about (a single-valued slot with ``type``).
+            confidence: In [0, 1]; 0.5 when not stated.
+            portability: portable, contextual or local; at most the type's default.
+            authority: user, agent, tool or external.
+            state: active or provisional.
+            valid_from: When it became true (aware datetime); now when not given.
+            anchor_key: The code symbol it is about (design §4 key).
+            anchor_hash: The symbol's content hash when the belief was formed.
+            evidence: Episode ids (or :class:`Evidence` with a role); one
+                ``DERIVED_FROM`` edge each.
+            idempotency_key: Makes a retried write a no-op that returns the first id.
+
+        Raises:
+            InvalidInput: A field breaks a rule.
+            NotFound: An evidence id names no episode of this principal.
+        """
+        fields = {
+            "statement": statement,
+            "project": project,
+            "type": type,
+            "subject": subject,
+            "confidence": confidence,
+            "portability": portability,
+            "authority": authority,
+            "state": state,
+            "valid_from": valid_from,
+            "anchor_key": anchor_key,
+            "anchor_hash": anchor_hash,
+            "evidence": _evidence(evidence),
+            "idempotency_key": idempotency_key,
+        }
+        parsed = parse(NewBelief, fields)
+        return memory.create_beliefs(self._db, self.principal, [parsed], row_numbers=False)[0]
+
+    def believe_many(self, beliefs: Iterable[NewBelief | Mapping[str, Any]]) -> list[str]:
+        """States beliefs in one all-or-nothing transaction; returns ids in order.
+
+        Each row is a :class:`NewBelief` or a mapping of its fields (``evidence`` may
+        list plain episode ids).
+
+        Raises:
+            InvalidInput: A row breaks a rule; ``details`` names ``row`` and ``field``.
+                Nothing of the batch is written.
+        """
+        rows = _batch(beliefs, "beliefs")
+        parsed = []
+        for index, row in enumerate(rows):
+            if isinstance(row, Mapping) and "evidence" in row:
+                row = {**row, "evidence": _evidence(row["evidence"])}
+            parsed.append(parse(NewBelief, row, row=index))
+        return memory.create_beliefs(self._db, self.principal, parsed, row_numbers=True)
+
+    def supersede(
+        self,
+        old_id: str,
+        new: str | BeliefChanges | Mapping[str, Any],
+        reason: str,
+    ) -> str:
+        """Replaces a belief with a new one, recording why (design rule 3).
+
+        The new belief keeps the old one's project, type, subject, confidence and
+        anchor unless ``new`` sets them. The old one gets ``valid_to`` (the new one's
+        ``valid_from``) and ``superseded_at``, and drops out of live reads at once.
+
+        Args:
+            old_id: The belief being replaced; it must be live.
+            new: The new statement, or a :class:`BeliefChanges` / mapping of fields.
+            reason: Why; kept on the ``SUPERSEDES`` edge.
+
+        Returns:
+            The new belief's id.
+
+        Raises:
+            NotFound: ``old_id`` names no belief of this principal.
+            StateConflict: The old belief is already superseded or retired.
+            InvalidInput: A field breaks a rule.
+        """
+        _check_id(old_id, "old_id")
+        fields: BeliefChanges | Mapping[str, Any]
+        fields = {"statement": new} if isinstance(new, str) else new
+        if isinstance(fields, Mapping) and "evidence" in fields:
+            fields = {**fields, "evidence": _evidence(fields["evidence"])}
+        changes = parse(BeliefChanges, fields)
+        checked_reason = parse(SupersedeReason, {"reason": reason}).reason
+        return memory.supersede(self._db, self.principal, old_id, changes, checked_reason)
+
+    def get_belief(self, belief_id: str) -> Belief:
+        """Returns one belief of this principal, with its provenance.
+
+        Raises:
+            NotFound: No such belief for this principal.
+        """
+        _check_id(belief_id, "belief_id")
+        found = memory.get_beliefs(self._db, self.principal, [belief_id])
+        if not found:
+            raise NotFound(
+                f"belief {belief_id} does not exist for this principal",
+                field="belief_id",
+                rule="exists",
+            )
+        return found[0]
+
+    def history(self, belief_id: str) -> list[HistoryEntry]:
+        """Returns the supersession chain through a belief, oldest first, from either end.
+
+        Raises:
+            NotFound: No such belief for this principal.
+        """
+        _check_id(belief_id, "belief_id")
+        return memory.history(self._db, self.principal, belief_id)
+
+    def list_beliefs(
+        self,
+        *,
+        project: str | None = None,
+        type: BeliefType | str | None = None,
+        state: BeliefState | str | None = None,
+        scope: Scope | str | None = None,
+        include_superseded: bool = False,
+        limit: int = 100,
+    ) -> list[Belief]:
+        """Lists this principal's beliefs, oldest first.
+
+        Args:
+            project: Only beliefs learned in this project (any of their origins).
+            type: Only this type.
+            state: Only this lifecycle state.
+            scope: Only this scope.
+            include_superseded: Also list beliefs that were superseded.
+            limit: At most this many (1 to 10,000).
+
+        Raises:
+            InvalidInput: A filter has a value outside its enum, or limit is out of range.
+        """
+        filters = parse(
+            ListFilters,
+            {"project": project, "type": type, "state": state, "scope": scope, "limit": limit},
+        )
+        ids = memory.list_belief_ids(
+            self._db,
+            self.principal,
+            project=filters.project,
+            type=filters.type,
+            state=filters.state,
+            scope=filters.scope,
+            include_superseded=include_superseded,
+            limit=filters.limit,
+        )
+        return memory.get_beliefs(self._db, self.principal, ids)

@@ -1,0 +1,151 @@
+"""The demo scenario: two projects, episodes, beliefs with provenance, one supersession.
+
+Every write carries an idempotency key, so running the demo again changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from graphmem.client import GraphMem
+
+BROWSER_QUERY = (
+    "MATCH (b:Belief {{principal: '{principal}'}})-[r:DERIVED_FROM|SUPERSEDES]->(n) RETURN b, r, n"
+)
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """Ids the demo wrote, for callers and tests."""
+
+    episodes: dict[str, str]
+    beliefs: dict[str, str]
+
+
+def run_demo(memory: GraphMem, say: Callable[[str], None]) -> DemoResult:
+    """Writes the scenario into ``memory`` and narrates it through ``say``."""
+    episodes: dict[str, str] = {}
+    say("1. An agent fixes a flaky test in billing-api and records what happened.")
+    episodes["flaky"] = memory.remember(
+        {
+            "project": "billing-api",
+            "kind": "task",
+            "title": "Fix flaky invoice total test",
+            "text": "test_invoice_total failed about 1 run in 20 on CI.",
+            "outcome": "succeeded",
+            "observations": [
+                "test_invoice_total fails about 1 in 20 runs",
+                "invoice.py builds Decimal values from floats",
+            ],
+            "inferences": ["Float-to-Decimal conversion causes the rounding drift"],
+            "decisions": ["Build Decimal values from strings, never from floats"],
+            "failed_attempts": ["Pinned the random seed in conftest.py: still flaky"],
+            "paths": ["billing/invoice.py", "tests/test_invoice.py"],
+            "commits": ["3f9c2ab"],
+            "idempotency_key": "demo:episode:flaky",
+        }
+    )
+    episodes["ci_run"] = memory.remember(
+        {
+            "project": "billing-api",
+            "kind": "run",
+            "title": "CI run 1842 (before the fix)",
+            "outcome": "failed",
+            "parent": episodes["flaky"],
+            "observations": ["assert Decimal('10.01') == Decimal('10.00')"],
+            "idempotency_key": "demo:episode:ci-run",
+        }
+    )
+    episodes["finance"] = memory.remember(
+        {
+            "project": "billing-api",
+            "kind": "message",
+            "title": "Finance: invoices round half-up",
+            "text": "Finance confirmed invoices must round half-up (ticket FIN-212).",
+            "outcome": "none",
+            "idempotency_key": "demo:episode:finance",
+        }
+    )
+    episodes["checkout"] = memory.remember(
+        {
+            "project": "checkout-web",
+            "kind": "task",
+            "title": "Cart total off by one cent",
+            "outcome": "succeeded",
+            "observations": ["The cart rounds totals in the browser with toFixed(2)"],
+            "decisions": ["Show amounts exactly as billing-api rounded them"],
+            "paths": ["src/cart/total.ts"],
+            "idempotency_key": "demo:episode:checkout",
+        }
+    )
+    for name, episode_id in episodes.items():
+        say(f"   episode {episode_id}  ({name})")
+
+    say("2. It states what it learned, each belief citing the episodes behind it.")
+    beliefs: dict[str, str] = {}
+    beliefs["decimal"] = memory.believe(
+        "Build Decimal from strings, not floats: Decimal(0.1) carries binary float error",
+        project="billing-api",
+        type="lesson",
+        subject="decimal construction",
+        confidence=0.9,
+        evidence=[{"episode_id": episodes["flaky"], "role": "inference"}],
+        idempotency_key="demo:belief:decimal",
+    )
+    beliefs["seed"] = memory.believe(
+        "Pinning the random seed does not fix the invoice rounding flakiness",
+        project="billing-api",
+        type="dead_end",
+        subject="flaky invoice test",
+        confidence=0.8,
+        evidence=[{"episode_id": episodes["flaky"], "role": "failed_attempt"}],
+        idempotency_key="demo:belief:seed",
+    )
+    beliefs["rounding"] = memory.believe(
+        "billing-api rounds invoice totals half-even",
+        project="billing-api",
+        type="decision",
+        subject="invoice rounding mode",
+        confidence=0.6,
+        evidence=[episodes["flaky"]],
+        idempotency_key="demo:belief:rounding",
+    )
+    beliefs["display"] = memory.believe(
+        "checkout-web shows amounts exactly as billing-api rounded them",
+        project="checkout-web",
+        type="decision",
+        subject="amount display",
+        confidence=0.8,
+        evidence=[{"episode_id": episodes["checkout"], "role": "decision"}],
+        idempotency_key="demo:belief:display",
+    )
+    for belief_id in beliefs.values():
+        belief = memory.get_belief(belief_id)
+        say(f"   {belief.type:<9} {belief.statement}")
+        say(f"             id {belief_id}, from {', '.join(e.episode_id for e in belief.evidence)}")
+
+    say("3. Finance corrects the rounding rule: the old belief is superseded, not overwritten.")
+    beliefs["rounding_v2"] = memory.supersede(
+        beliefs["rounding"],
+        {
+            "statement": "billing-api rounds invoice totals half-up, as finance requires (FIN-212)",
+            "authority": "user",
+            "confidence": 0.95,
+            "evidence": [episodes["finance"]],
+            "idempotency_key": "demo:belief:rounding-v2",
+        },
+        reason="Finance confirmed half-up rounding (FIN-212)",
+    )
+    for position, entry in enumerate(memory.history(beliefs["rounding_v2"]), start=1):
+        state = "live" if entry.belief.is_live else "superseded"
+        say(f"   {position}. [{state}] {entry.belief.statement}")
+        if entry.reason:
+            say(f"      because: {entry.reason}")
+
+    say("4. Live beliefs now, per project:")
+    for project in ("billing-api", "checkout-web"):
+        say(f"   {project}:")
+        for belief in memory.list_beliefs(project=project):
+            say(f"     - ({belief.type}) {belief.statement}")
+    return DemoResult(episodes=episodes, beliefs=beliefs)

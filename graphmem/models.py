@@ -1,0 +1,397 @@
+"""The domain model: enums, what a writer submits, and what graphmem returns.
+
+Writers submit :class:`NewEpisode` and :class:`NewBelief`; graphmem returns the stored
+:class:`Episode` and :class:`Belief`. Every limit lives here, so a bad value is refused
+before anything reaches the database. This module imports nothing of graphmem.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+)
+
+# --- limits -------------------------------------------------------------------------
+
+MAX_STATEMENT_CHARS = 4_000
+MAX_SUBJECT_CHARS = 256
+MAX_TITLE_CHARS = 500
+MAX_EPISODE_TEXT_CHARS = 100_000
+MAX_ITEM_CHARS = 4_000
+MAX_ITEMS = 200
+MAX_PATH_CHARS = 1_024
+MAX_REASON_CHARS = 1_000
+MAX_IDEMPOTENCY_KEY_CHARS = 200
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
+ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
+
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
+def _clean_text(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain NUL bytes")
+    if _SURROGATES.search(value):
+        raise ValueError("must be valid Unicode (no lone surrogates)")
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+_CLEAN = AfterValidator(_clean_text)
+
+
+def _limit(max_chars: int) -> StringConstraints:
+    return StringConstraints(strict=True, min_length=1, max_length=max_chars)
+
+
+Statement = Annotated[str, _limit(MAX_STATEMENT_CHARS), _CLEAN]
+Subject = Annotated[str, _limit(MAX_SUBJECT_CHARS), _CLEAN]
+Title = Annotated[str, _limit(MAX_TITLE_CHARS), _CLEAN]
+EpisodeText = Annotated[str, _limit(MAX_EPISODE_TEXT_CHARS), _CLEAN]
+Item = Annotated[str, _limit(MAX_ITEM_CHARS), _CLEAN]
+CodePath = Annotated[str, _limit(MAX_PATH_CHARS), _CLEAN]
+Reason = Annotated[str, _limit(MAX_REASON_CHARS), _CLEAN]
+IdempotencyKey = Annotated[str, _limit(MAX_IDEMPOTENCY_KEY_CHARS), _CLEAN]
+Name = Annotated[str, StringConstraints(strict=True, pattern=NAME_PATTERN)]
+Id = Annotated[str, StringConstraints(strict=True, pattern=ID_PATTERN)]
+CommitId = Annotated[str, StringConstraints(strict=True, pattern=COMMIT_PATTERN)]
+Confidence = Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)]
+Items = Annotated[list[Item], Field(max_length=MAX_ITEMS)]
+
+
+# --- enums --------------------------------------------------------------------------
+
+
+class EpisodeKind(StrEnum):
+    """What an episode records."""
+
+    SESSION = "session"
+    TASK = "task"
+    RUN = "run"
+    MESSAGE = "message"
+
+
+class Outcome(StrEnum):
+    """How an episode ended."""
+
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    PARTIAL = "partial"
+    NONE = "none"
+
+
+class Trust(StrEnum):
+    """Whether an episode's content may form beliefs directly (design rule 5)."""
+
+    TRUSTED = "trusted"
+    UNTRUSTED = "untrusted"
+
+
+class BeliefType(StrEnum):
+    """What kind of thing a belief states."""
+
+    FACT = "fact"
+    PREFERENCE = "preference"
+    LESSON = "lesson"
+    DECISION = "decision"
+    DEAD_END = "dead_end"
+    PATTERN = "pattern"
+    GOTCHA = "gotcha"
+
+
+class Portability(StrEnum):
+    """How far a belief travels beyond the project it was learned in."""
+
+    PORTABLE = "portable"
+    CONTEXTUAL = "contextual"
+    LOCAL = "local"
+
+
+class Authority(StrEnum):
+    """Who stated a belief; user > agent > tool > external."""
+
+    USER = "user"
+    AGENT = "agent"
+    TOOL = "tool"
+    EXTERNAL = "external"
+
+
+class BeliefState(StrEnum):
+    """Lifecycle state of a belief."""
+
+    PROVISIONAL = "provisional"
+    ACTIVE = "active"
+    RETIRED = "retired"
+
+
+class Scope(StrEnum):
+    """Where a belief applies: its project, or everywhere for the principal."""
+
+    PROJECT = "project"
+    PRINCIPAL = "principal"
+
+
+class EvidenceRole(StrEnum):
+    """Why an episode supports a belief (the role on ``DERIVED_FROM``)."""
+
+    OBSERVATION = "observation"
+    INFERENCE = "inference"
+    DECISION = "decision"
+    FAILED_ATTEMPT = "failed_attempt"
+    EXPLICIT = "explicit"
+
+
+PORTABILITY_RANK: dict[Portability, int] = {
+    Portability.LOCAL: 0,
+    Portability.CONTEXTUAL: 1,
+    Portability.PORTABLE: 2,
+}
+
+DEFAULT_PORTABILITY: dict[BeliefType, Portability] = {
+    BeliefType.PREFERENCE: Portability.PORTABLE,
+    BeliefType.LESSON: Portability.PORTABLE,
+    BeliefType.PATTERN: Portability.PORTABLE,
+    BeliefType.GOTCHA: Portability.PORTABLE,
+    BeliefType.FACT: Portability.CONTEXTUAL,
+    BeliefType.DEAD_END: Portability.CONTEXTUAL,
+    BeliefType.DECISION: Portability.LOCAL,
+}
+"""Per-type ceiling: a writer may lower a belief's portability, never raise it."""
+
+AUTHORITY_RANK: dict[Authority, int] = {
+    Authority.EXTERNAL: 0,
+    Authority.TOOL: 1,
+    Authority.AGENT: 2,
+    Authority.USER: 3,
+}
+
+DEFAULT_CONFIDENCE = 0.5
+
+
+# --- what writers submit ------------------------------------------------------------
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NewEpisode(_Input):
+    """An episode as a writer submits it: what happened, where, and what came of it."""
+
+    project: Name
+    kind: EpisodeKind = EpisodeKind.SESSION
+    title: Title
+    text: EpisodeText | None = None
+    outcome: Outcome = Outcome.NONE
+    trust: Trust = Trust.TRUSTED
+    observations: Items = []
+    inferences: Items = []
+    decisions: Items = []
+    failed_attempts: Items = []
+    unresolved: Items = []
+    paths: Annotated[list[CodePath], Field(max_length=MAX_ITEMS)] = []
+    commits: Annotated[list[CommitId], Field(max_length=MAX_ITEMS)] = []
+    parent: Id | None = None
+    started_at: AwareDatetime | None = None
+    ended_at: AwareDatetime | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+    @field_validator("ended_at")
+    @classmethod
+    def _ends_after_start(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
+        started = info.data.get("started_at")
+        if value is not None and started is not None and value < started:
+            raise ValueError("must not be before started_at")
+        return value
+
+
+class Evidence(_Input):
+    """One episode that supports a belief, and in what role."""
+
+    episode_id: Id
+    role: EvidenceRole = EvidenceRole.EXPLICIT
+
+
+class NewBelief(_Input):
+    """A belief as a writer states it.
+
+    ``portability`` defaults to the type's ceiling (:data:`DEFAULT_PORTABILITY`); a
+    writer may lower it but never raise it. ``confidence`` defaults to 0.5.
+    """
+
+    statement: Statement
+    project: Name
+    type: BeliefType
+    subject: Subject | None = None
+    confidence: Confidence = DEFAULT_CONFIDENCE
+    portability: Portability | None = None
+    authority: Authority = Authority.AGENT
+    state: BeliefState = BeliefState.ACTIVE
+    valid_from: AwareDatetime | None = None
+    anchor_key: CodePath | None = None
+    anchor_hash: Annotated[str, StringConstraints(strict=True, max_length=200)] | None = None
+    evidence: Annotated[list[Evidence], Field(max_length=MAX_ITEMS)] = []
+    idempotency_key: IdempotencyKey | None = None
+
+    @field_validator("portability")
+    @classmethod
+    def _not_above_type_ceiling(
+        cls, value: Portability | None, info: ValidationInfo
+    ) -> Portability | None:
+        belief_type = info.data.get("type")
+        if value is None or belief_type is None:
+            return value
+        ceiling = DEFAULT_PORTABILITY[belief_type]
+        if PORTABILITY_RANK[value] > PORTABILITY_RANK[ceiling]:
+            raise ValueError(
+                f"a {belief_type.value} belief may be at most {ceiling.value}, not {value.value}"
+            )
+        return value
+
+    @field_validator("state")
+    @classmethod
+    def _not_born_retired(cls, value: BeliefState) -> BeliefState:
+        if value is BeliefState.RETIRED:
+            raise ValueError("a new belief cannot be retired")
+        return value
+
+    @field_validator("anchor_hash")
+    @classmethod
+    def _hash_needs_key(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and info.data.get("anchor_key") is None:
+            raise ValueError("anchor_hash needs anchor_key")
+        return value
+
+    @property
+    def effective_portability(self) -> Portability:
+        """The portability stored: the writer's, or the type's default."""
+        return self.portability or DEFAULT_PORTABILITY[self.type]
+
+
+class BeliefChanges(_Input):
+    """Optional overrides for the belief that supersedes another (unset = keep the old)."""
+
+    statement: Statement
+    project: Name | None = None
+    type: BeliefType | None = None
+    subject: Subject | None = None
+    confidence: Confidence | None = None
+    portability: Portability | None = None
+    authority: Authority = Authority.AGENT
+    valid_from: AwareDatetime | None = None
+    evidence: Annotated[list[Evidence], Field(max_length=MAX_ITEMS)] = []
+    idempotency_key: IdempotencyKey | None = None
+
+
+class SupersedeReason(_Input):
+    """Why a belief was superseded."""
+
+    reason: Reason
+
+
+class ListFilters(_Input):
+    """Filters of :meth:`GraphMem.list_beliefs`."""
+
+    project: Name | None = None
+    type: BeliefType | None = None
+    state: BeliefState | None = None
+    scope: Scope | None = None
+    limit: Annotated[int, Field(strict=True, ge=1, le=10_000)] = 100
+
+
+# --- what graphmem returns ----------------------------------------------------------
+
+
+class _Stored(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Episode(_Stored):
+    """A stored episode."""
+
+    id: str
+    principal: str
+    project: str
+    kind: EpisodeKind
+    title: str
+    text: str | None = None
+    outcome: Outcome
+    trust: Trust
+    observations: list[str]
+    inferences: list[str]
+    decisions: list[str]
+    failed_attempts: list[str]
+    unresolved: list[str]
+    paths: list[str]
+    commits: list[str]
+    parent: str | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    recorded_at: datetime
+    seq: int
+    idempotency_key: str | None = None
+
+
+class Belief(_Stored):
+    """A stored belief, with its provenance and supersession links."""
+
+    id: str
+    principal: str
+    project: str
+    statement: str
+    subject: str | None = None
+    type: BeliefType
+    portability: Portability
+    confidence: float
+    authority: Authority
+    state: BeliefState
+    scope: Scope
+    origins: list[str]
+    valid_from: datetime
+    valid_to: datetime | None = None
+    recorded_at: datetime
+    superseded_at: datetime | None = None
+    superseded_by: str | None = None
+    supersedes: str | None = None
+    anchor_key: str | None = None
+    anchor_hash: str | None = None
+    seq: int
+    idempotency_key: str | None = None
+    evidence: list[Evidence]
+
+    @property
+    def is_live(self) -> bool:
+        """True while the belief is neither retired nor superseded."""
+        return self.state is not BeliefState.RETIRED and self.superseded_at is None
+
+
+class HistoryEntry(_Stored):
+    """One link in a supersession chain, oldest first."""
+
+    belief: Belief
+    reason: str | None = None
+    """Why the *next* belief superseded this one (None for the newest)."""
+
+
+class WriteResult(_Stored):
+    """What a batch write returns: one id per row, in row order."""
+
+    ids: list[str]
+    created: list[bool]
+    """False where an ``idempotency_key`` matched an earlier write (nothing new written)."""

@@ -1,0 +1,1 @@
+"""Local Neo4j provisioning: an existing server, Docker, or the Maven jars route."""

@@ -1,0 +1,105 @@
+"""The Docker route: ``docker/docker-compose.yml`` when a Docker engine answers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from graphmem._resources import data_path
+from graphmem.errors import ServerStartFailed
+from graphmem.server.info import ServerInfo, ensure_password
+from graphmem.server.probe import bolt_answers, ensure_ports_free, wait_until
+from graphmem.settings import DEFAULT_USER
+
+PROJECT_NAME = "graphmem"
+
+
+def docker_engine_answers() -> bool:
+    """True when a Docker client is installed and its engine answers."""
+    if shutil.which("docker") is None:
+        return False
+    try:
+        result = subprocess.run(
+            ["docker", "info", "--format", "{{.ServerVersion}}"],
+            capture_output=True,
+            timeout=15,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
+
+
+class DockerServer:
+    """Neo4j in the compose project ``graphmem``; its password lives under ``home``."""
+
+    def __init__(self, home: Path, bolt_port: int, http_port: int) -> None:
+        self.home = home
+        self.bolt_port = bolt_port
+        self.http_port = http_port
+
+    @property
+    def password_file(self) -> Path:
+        """The 0600 file holding the password of user ``neo4j``."""
+        return self.home / "docker-password"
+
+    def _compose(self, *args: str) -> subprocess.CompletedProcess[str]:
+        env = {
+            **os.environ,
+            "NEO4J_PASSWORD": ensure_password(self.password_file),
+            "GRAPHMEM_NEO4J_BOLT_PORT": str(self.bolt_port),
+            "GRAPHMEM_NEO4J_HTTP_PORT": str(self.http_port),
+        }
+        compose_file = data_path("docker") / "docker-compose.yml"
+        command = ["docker", "compose", "-p", PROJECT_NAME, "-f", str(compose_file), *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+
+    def running(self) -> bool:
+        """True when the compose service runs."""
+        result = self._compose("ps", "--status", "running", "-q", "neo4j")
+        return result.returncode == 0 and bool(result.stdout.strip())
+
+    def info(self, *, already_running: bool = False) -> ServerInfo:
+        """Returns how to reach this server."""
+        return ServerInfo(
+            route="docker",
+            bolt_uri=f"bolt://127.0.0.1:{self.bolt_port}",
+            browser_url=f"http://127.0.0.1:{self.http_port}/browser/",
+            user=DEFAULT_USER,
+            password_file=self.password_file,
+            already_running=already_running,
+        )
+
+    def start(self, timeout: float) -> ServerInfo:
+        """Starts the service and waits until Bolt answers.
+
+        Raises:
+            PortInUse: A port is taken by another process.
+            ServerStartFailed: compose failed or Bolt never answered.
+        """
+        if self.running():
+            return self.info(already_running=True)
+        ensure_ports_free({"Bolt": self.bolt_port, "HTTP": self.http_port})
+        result = self._compose("up", "-d", "--wait", "--wait-timeout", str(int(timeout)))
+        uri = f"bolt://127.0.0.1:{self.bolt_port}"
+        password = ensure_password(self.password_file)
+        if result.returncode != 0 or not wait_until(
+            lambda: bolt_answers(uri, DEFAULT_USER, password), timeout
+        ):
+            raise ServerStartFailed(
+                f"docker compose could not start Neo4j:\n{result.stderr.strip()[-2000:]}",
+                rule="docker_compose_up",
+            )
+        return self.info()
+
+    def stop(self) -> bool:
+        """Stops and removes the container; the data volume is kept."""
+        was_running = self.running()
+        self._compose("down")
+        return was_running
+
+    def logs(self, lines: int) -> str:
+        """Returns the container's last log lines."""
+        return self._compose("logs", "--no-color", "--tail", str(lines), "neo4j").stdout

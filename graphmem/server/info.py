@@ -1,0 +1,69 @@
+"""What graphmem knows about the Neo4j server it manages."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from graphmem.settings import DEFAULT_USER, LOCAL_CONNECTION_FILE
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """How to reach a server, which route runs it, and whether it was already up."""
+
+    route: str
+    """``settings`` (an existing server), ``docker`` or ``local`` (the Maven jars)."""
+    bolt_uri: str
+    browser_url: str | None
+    user: str = DEFAULT_USER
+    password_file: Path | None = None
+    pid: int | None = None
+    already_running: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-safe dict."""
+        data = asdict(self)
+        data["password_file"] = str(self.password_file) if self.password_file else None
+        return data
+
+
+def write_connection_record(data_dir: Path, info: ServerInfo) -> Path:
+    """Records how to reach the managed server, for settings to find (mode 0600)."""
+    path = data_dir / LOCAL_CONNECTION_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "route": info.route,
+        "uri": info.bolt_uri,
+        "http_url": info.browser_url,
+        "user": info.user,
+        "password_file": str(info.password_file),
+    }
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    temporary.chmod(0o600)
+    temporary.replace(path)
+    return path
+
+
+def read_connection_record(data_dir: Path) -> dict[str, Any] | None:
+    """Returns the managed server's record, if any."""
+    path = data_dir / LOCAL_CONNECTION_FILE
+    if not path.is_file():
+        return None
+    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return record
+
+
+def ensure_password(path: Path) -> str:
+    """Returns the password kept in ``path``, generating it (mode 0600) if absent."""
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(secrets.token_urlsafe(24) + "\n")
+    return path.read_text(encoding="utf-8").strip()

@@ -1,0 +1,162 @@
+"""Connection, principal and data-directory settings.
+
+Precedence for every setting: the explicit argument, then the environment, then (for
+the connection only) the local server that ``graphmem neo4j start`` manages, then a
+:class:`~graphmem.errors.ConfigError` that says what to set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graphmem.errors import ConfigError
+from graphmem.models import NAME_PATTERN
+
+DEFAULT_DATABASE = "neo4j"
+DEFAULT_USER = "neo4j"
+LOCAL_CONNECTION_FILE = Path("neo4j") / "connection.json"
+"""Where the managed local server records how to reach it, under the data directory."""
+
+_START_HINT = (
+    "Start a local server with `graphmem neo4j start`, or point graphmem at one with "
+    "GRAPHMEM_NEO4J_URI, GRAPHMEM_NEO4J_USER and GRAPHMEM_NEO4J_PASSWORD."
+)
+
+
+@dataclass(frozen=True)
+class ConnectionSettings:
+    """How to reach Neo4j, and where the values came from."""
+
+    uri: str
+    user: str
+    password: str = field(repr=False)
+    database: str = DEFAULT_DATABASE
+    source: str = "argument"
+
+
+def _env(*names: str) -> str | None:
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value
+    return None
+
+
+def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
+    """Returns graphmem's data directory (argument > GRAPHMEM_DATA_DIR > XDG default)."""
+    if data_dir is not None:
+        return Path(data_dir).expanduser()
+    explicit = _env("GRAPHMEM_DATA_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = _env("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "graphmem"
+
+
+def resolve_principal(principal: str | None = None) -> str:
+    """Returns the principal (argument > GRAPHMEM_PRINCIPAL), checked against the name rule.
+
+    Raises:
+        ConfigError: No principal was given, or it is not a valid name.
+    """
+    value = principal if principal is not None else _env("GRAPHMEM_PRINCIPAL")
+    if value is None:
+        raise ConfigError(
+            "No principal set: pass --principal (or principal=...) or set GRAPHMEM_PRINCIPAL.",
+            field="principal",
+            rule="required",
+        )
+    if not re.fullmatch(NAME_PATTERN, value):
+        raise ConfigError(
+            f"principal {value!r} is not a valid name: use letters, digits and ._:/@+- "
+            "(at most 200 characters, starting with a letter or digit).",
+            field="principal",
+            rule="pattern",
+        )
+    return value
+
+
+def read_local_connection(data_dir: Path) -> ConnectionSettings | None:
+    """Returns the managed local server's connection record, if one was written."""
+    record_file = data_dir / LOCAL_CONNECTION_FILE
+    if not record_file.is_file():
+        return None
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    password_file = Path(record["password_file"])
+    if not password_file.is_file():
+        return None
+    return ConnectionSettings(
+        uri=record["uri"],
+        user=record["user"],
+        password=password_file.read_text(encoding="utf-8").strip(),
+        database=DEFAULT_DATABASE,
+        source=f"local server ({record_file})",
+    )
+
+
+def configured_connection(
+    uri: str | None = None,
+    user: str | None = None,
+    password: str | None = None,
+    database: str | None = None,
+) -> ConnectionSettings | None:
+    """Returns the server named by the arguments or the environment, or None.
+
+    Args:
+        uri: Bolt URI; else GRAPHMEM_NEO4J_URI or NEO4J_URI.
+        user: User name; else GRAPHMEM_NEO4J_USER or NEO4J_USERNAME; else ``neo4j``.
+        password: Password; else GRAPHMEM_NEO4J_PASSWORD or NEO4J_PASSWORD.
+        database: Database; else GRAPHMEM_NEO4J_DATABASE or NEO4J_DATABASE; else ``neo4j``.
+
+    Raises:
+        ConfigError: A URI is set without a password.
+    """
+    source = "argument" if uri is not None else "environment"
+    uri = uri if uri is not None else _env("GRAPHMEM_NEO4J_URI", "NEO4J_URI")
+    if uri is None:
+        return None
+    if password is None:
+        password = _env("GRAPHMEM_NEO4J_PASSWORD", "NEO4J_PASSWORD")
+    if password is None:
+        raise ConfigError(
+            f"A Neo4j URI is set ({uri}) but no password: set GRAPHMEM_NEO4J_PASSWORD "
+            "(or NEO4J_PASSWORD), or pass password=....",
+            field="password",
+            rule="required",
+        )
+    user = user or _env("GRAPHMEM_NEO4J_USER", "NEO4J_USERNAME") or DEFAULT_USER
+    db = database or _env("GRAPHMEM_NEO4J_DATABASE", "NEO4J_DATABASE") or DEFAULT_DATABASE
+    return ConnectionSettings(uri, user, password, db, source)
+
+
+def resolve_connection(
+    uri: str | None = None,
+    user: str | None = None,
+    password: str | None = None,
+    database: str | None = None,
+    data_dir: str | Path | None = None,
+) -> ConnectionSettings:
+    """Resolves how to reach Neo4j: arguments, then environment, then the local server.
+
+    Args:
+        uri: Bolt URI (see :func:`configured_connection` for the environment names).
+        user: User name.
+        password: Password.
+        database: Database name.
+        data_dir: graphmem's data directory, where a local server records itself.
+
+    Raises:
+        ConfigError: No server is configured, or a URI was given without a password.
+    """
+    configured = configured_connection(uri, user, password, database)
+    if configured is not None:
+        return configured
+    local = read_local_connection(resolve_data_dir(data_dir))
+    if local is None:
+        raise ConfigError(f"No Neo4j configured. {_START_HINT}", field="uri", rule="required")
+    return local

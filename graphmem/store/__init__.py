@@ -1,0 +1,1 @@
+"""Neo4j access: the driver, the .cypher loader, migrations and the memory writes."""

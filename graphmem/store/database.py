@@ -1,0 +1,109 @@
+"""The Neo4j driver behind graphmem: explicit database, explicit read/write routing.
+
+Reads go through :meth:`Database.read` (routed to readers); writes through
+:meth:`Database.write`, a managed transaction (``execute_write``) that is all-or-nothing
+and retried by the driver on transient errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+
+from graphmem.errors import DatabaseUnavailable
+from graphmem.settings import ConnectionSettings
+from graphmem.store.cypher import cypher
+
+T = TypeVar("T")
+
+_HOW_TO_START = (
+    "Start a local server with `graphmem neo4j start`, or set GRAPHMEM_NEO4J_URI and "
+    "GRAPHMEM_NEO4J_PASSWORD to a running one."
+)
+
+
+@contextmanager
+def translate_driver_errors(settings: ConnectionSettings) -> Iterator[None]:
+    """Turns the driver's connection and authentication errors into graphmem errors."""
+    try:
+        yield
+    except AuthError as error:
+        raise DatabaseUnavailable(
+            f"Neo4j at {settings.uri} refused the credentials of user {settings.user!r} "
+            f"(from {settings.source}): {error.message}. Check GRAPHMEM_NEO4J_PASSWORD.",
+            uri=settings.uri,
+        ) from error
+    except (ServiceUnavailable, SessionExpired, OSError) as error:
+        raise DatabaseUnavailable(
+            f"Neo4j is not reachable at {settings.uri} (from {settings.source}). {_HOW_TO_START}",
+            uri=settings.uri,
+        ) from error
+
+
+def run(tx: ManagedTransaction, query: str, /, **params: Any) -> list[neo4j.Record]:
+    """Runs the named query inside a transaction and returns all its records."""
+    return list(tx.run(cypher(query), params))
+
+
+class Database:
+    """One driver, bound to one database."""
+
+    def __init__(self, settings: ConnectionSettings) -> None:
+        self.settings = settings
+        self._driver = GraphDatabase.driver(
+            settings.uri,
+            auth=(settings.user, settings.password),
+            connection_timeout=10.0,
+            max_transaction_retry_time=30.0,
+            notifications_min_severity="OFF",
+        )
+
+    def verify(self) -> None:
+        """Checks that the server answers and accepts the credentials.
+
+        Raises:
+            DatabaseUnavailable: It does not.
+        """
+        with translate_driver_errors(self.settings):
+            self._driver.verify_connectivity()
+            self._driver.verify_authentication()
+
+    def read(self, query: str, /, **params: Any) -> list[neo4j.Record]:
+        """Runs the named read query, routed to readers, and returns its records."""
+        with translate_driver_errors(self.settings):
+            records, _, _ = self._driver.execute_query(
+                cypher(query),
+                params,
+                database_=self.settings.database,
+                routing_=RoutingControl.READ,
+            )
+        return records
+
+    def write(self, work: Callable[[ManagedTransaction], T]) -> T:
+        """Runs ``work`` in one managed write transaction and returns its result."""
+        with (
+            translate_driver_errors(self.settings),
+            self._driver.session(database=self.settings.database) as session,
+        ):
+            return session.execute_write(work)
+
+    def run_autocommit(self, statement: str, **params: Any) -> None:
+        """Runs one statement in its own auto-commit transaction.
+
+        Schema commands and ``CALL ... IN TRANSACTIONS`` need this; everything else uses
+        :meth:`write`.
+        """
+        with (
+            translate_driver_errors(self.settings),
+            self._driver.session(database=self.settings.database) as session,
+        ):
+            session.run(statement, params).consume()
+
+    def close(self) -> None:
+        """Closes the driver and its connections."""
+        self._driver.close()

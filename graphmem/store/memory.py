@@ -1,0 +1,342 @@
+"""Memory writes and reads: episodes, beliefs, provenance and supersession.
+
+Every write runs in one managed transaction, draws its ``seq`` values from the clock
+inside that transaction, appends one ``:MemoryEvent`` per change, and is a no-op when
+its ``idempotency_key`` was written before. Every read filters on the principal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from neo4j import ManagedTransaction
+from neo4j.exceptions import ConstraintError
+
+from graphmem.errors import InvalidInput, NotFound, StateConflict
+from graphmem.models import (
+    Belief,
+    BeliefChanges,
+    BeliefState,
+    Episode,
+    HistoryEntry,
+    NewBelief,
+    NewEpisode,
+    Scope,
+)
+from graphmem.store.cypher import cypher
+from graphmem.store.database import Database, run
+from graphmem.store.ids import new_id
+from graphmem.validation import parse
+
+T = TypeVar("T")
+
+_IDEMPOTENCY_RACE_RETRIES = 3
+
+
+def _write_idempotent(db: Database, work: Callable[[ManagedTransaction], T]) -> T:
+    """Runs a keyed write; if a concurrent twin won the key, runs it again to find it."""
+    for attempt in range(_IDEMPOTENCY_RACE_RETRIES):
+        try:
+            return db.write(work)
+        except ConstraintError:
+            if attempt == _IDEMPOTENCY_RACE_RETRIES - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _existing_keys(
+    tx: ManagedTransaction, label: str, principal: str, keys: Sequence[str | None]
+) -> dict[str, str]:
+    wanted = sorted({key for key in keys if key is not None})
+    if not wanted:
+        return {}
+    records = run(tx, f"{label}/existing_keys", principal=principal, keys=wanted)
+    return {record["key"]: record["id"] for record in records}
+
+
+def _check_episodes_exist(
+    tx: ManagedTransaction, principal: str, wanted: Sequence[tuple[int | None, str, str]]
+) -> None:
+    """Raises NotFound for the first (row, field, episode id) whose episode is missing."""
+    if not wanted:
+        return
+    ids = sorted({episode_id for _, _, episode_id in wanted})
+    found = {r["id"] for r in run(tx, "episode/existing_ids", principal=principal, ids=ids)}
+    for row, field, episode_id in wanted:
+        if episode_id not in found:
+            where = f"row {row}: " if row is not None else ""
+            raise NotFound(
+                f"{where}{field}: episode {episode_id} does not exist for this principal",
+                field=field,
+                rule="exists",
+                row=row,
+            )
+
+
+def _assign_ids(keys: Sequence[str | None], existing: Mapping[str, str]) -> list[tuple[str, bool]]:
+    """Returns (id, is_new) per row; rows sharing a key share the first row's id."""
+    seen: dict[str, str] = dict(existing)
+    assigned: list[tuple[str, bool]] = []
+    for key in keys:
+        if key is not None and key in seen:
+            assigned.append((seen[key], False))
+            continue
+        node_id = new_id()
+        if key is not None:
+            seen[key] = node_id
+        assigned.append((node_id, True))
+    return assigned
+
+
+# --- episodes -----------------------------------------------------------------------
+
+
+def _episode_row(episode: NewEpisode, episode_id: str) -> dict[str, Any]:
+    props = episode.model_dump(exclude={"parent"})
+    props["id"] = episode_id
+    return {"props": props, "parent": episode.parent}
+
+
+def create_episodes(
+    db: Database, principal: str, episodes: Sequence[NewEpisode], *, row_numbers: bool
+) -> list[str]:
+    """Writes episodes in one transaction; returns their ids in order."""
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> list[str]:
+        existing = _existing_keys(tx, "episode", principal, [e.idempotency_key for e in episodes])
+        assigned = _assign_ids([e.idempotency_key for e in episodes], existing)
+        rows = [
+            (index, episode, episode_id)
+            for index, (episode, (episode_id, is_new)) in enumerate(
+                zip(episodes, assigned, strict=True)
+            )
+            if is_new
+        ]
+        _check_episodes_exist(
+            tx,
+            principal,
+            [
+                (index if row_numbers else None, "parent", episode.parent)
+                for index, episode, _ in rows
+                if episode.parent is not None
+            ],
+        )
+        if rows:
+            run(
+                tx,
+                "episode/create",
+                principal=principal,
+                now=now,
+                actor="writer",
+                rows=[_episode_row(episode, episode_id) for _, episode, episode_id in rows],
+            )
+        return [episode_id for episode_id, _ in assigned]
+
+    return _write_idempotent(db, work)
+
+
+# --- beliefs ------------------------------------------------------------------------
+
+
+def _belief_row(
+    belief: NewBelief, belief_id: str, now: datetime, scope: Scope, origins: list[str]
+) -> dict[str, Any]:
+    props = belief.model_dump(exclude={"evidence"})
+    props.update(
+        id=belief_id,
+        portability=belief.effective_portability,
+        valid_from=belief.valid_from or now,
+        scope=scope,
+        origins=origins,
+    )
+    evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
+    return {"props": props, "evidence": evidence}
+
+
+def _insert_beliefs(
+    tx: ManagedTransaction,
+    principal: str,
+    now: datetime,
+    rows: Sequence[tuple[int | None, NewBelief, str, Scope, list[str]]],
+) -> None:
+    _check_episodes_exist(
+        tx,
+        principal,
+        [
+            (index, f"evidence[{j}].episode_id", evidence.episode_id)
+            for index, belief, _, _, _ in rows
+            for j, evidence in enumerate(belief.evidence)
+        ],
+    )
+    if rows:
+        run(
+            tx,
+            "belief/create",
+            principal=principal,
+            now=now,
+            rows=[
+                _belief_row(belief, belief_id, now, scope, origins)
+                for _, belief, belief_id, scope, origins in rows
+            ],
+        )
+
+
+def create_beliefs(
+    db: Database, principal: str, beliefs: Sequence[NewBelief], *, row_numbers: bool
+) -> list[str]:
+    """Writes beliefs and their provenance in one transaction; returns ids in order."""
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> list[str]:
+        keys = [b.idempotency_key for b in beliefs]
+        assigned = _assign_ids(keys, _existing_keys(tx, "belief", principal, keys))
+        rows = [
+            (index if row_numbers else None, belief, belief_id, Scope.PROJECT, [belief.project])
+            for index, (belief, (belief_id, is_new)) in enumerate(
+                zip(beliefs, assigned, strict=True)
+            )
+            if is_new
+        ]
+        _insert_beliefs(tx, principal, now, rows)
+        return [belief_id for belief_id, _ in assigned]
+
+    return _write_idempotent(db, work)
+
+
+def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:
+    """The belief that replaces ``old``: the old one's fields unless ``changes`` sets them."""
+    inherited = {
+        "project": old["project"],
+        "type": old["type"],
+        "subject": old.get("subject"),
+        "confidence": old["confidence"],
+        "anchor_key": old.get("anchor_key"),
+        "anchor_hash": old.get("anchor_hash"),
+    }
+    given = changes.model_dump(exclude_none=True, exclude={"evidence"})
+    if "type" in given and "portability" not in given:
+        given["portability"] = None  # the new type's default, not the old ceiling
+    elif "portability" not in given:
+        given["portability"] = old["portability"]
+    fields = {**inherited, **given, "evidence": changes.evidence}
+    return parse(NewBelief, fields)
+
+
+def supersede(
+    db: Database, principal: str, old_id: str, changes: BeliefChanges, reason: str
+) -> str:
+    """Writes the belief that supersedes ``old_id`` and links it (design rule 3)."""
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> str:
+        existing = _existing_keys(tx, "belief", principal, [changes.idempotency_key])
+        if changes.idempotency_key in existing:
+            return existing[changes.idempotency_key]
+        locked = run(tx, "belief/lock", principal=principal, id=old_id)
+        if not locked:
+            raise NotFound(
+                f"old_id: belief {old_id} does not exist for this principal",
+                field="old_id",
+                rule="exists",
+            )
+        old = locked[0]["belief"]
+        if old.get("superseded_at") is not None:
+            raise StateConflict(
+                f"old_id: belief {old_id} is already superseded; supersede the newest "
+                "belief of its chain (see `graphmem history`)",
+                field="old_id",
+                rule="not_superseded",
+            )
+        if old["state"] == BeliefState.RETIRED:
+            raise StateConflict(
+                f"old_id: belief {old_id} is retired and cannot be superseded",
+                field="old_id",
+                rule="not_retired",
+            )
+        new = _successor(old, changes)
+        valid_from = new.valid_from or now
+        if valid_from < _native(old["valid_from"]):
+            raise InvalidInput(
+                "valid_from: the new belief cannot become valid before the one it supersedes",
+                field="valid_from",
+                rule="after_superseded",
+            )
+        new_belief_id = new_id()
+        row = (None, new, new_belief_id, old["scope"], [new.project])
+        _insert_beliefs(tx, principal, now, [row])
+        run(
+            tx,
+            "belief/mark_superseded",
+            principal=principal,
+            old_id=old_id,
+            new_id=new_belief_id,
+            reason=reason,
+            actor=changes.authority,
+            now=now,
+        )
+        return new_belief_id
+
+    return _write_idempotent(db, work)
+
+
+# --- reads --------------------------------------------------------------------------
+
+
+def _native(value: Any) -> Any:
+    to_native = getattr(value, "to_native", None)
+    return to_native() if callable(to_native) else value
+
+
+def _plain(props: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: _native(value) for key, value in props.items()}
+
+
+def get_beliefs(db: Database, principal: str, ids: Sequence[str]) -> list[Belief]:
+    """Returns the beliefs with these ids that exist for the principal, in order."""
+    if not ids:
+        return []
+    records = db.read("belief/get", principal=principal, ids=list(ids))
+    return [
+        Belief(
+            **_plain(record["belief"]),
+            evidence=record["evidence"],
+            superseded_by=record["superseded_by"],
+            supersedes=record["supersedes"],
+        )
+        for record in records
+    ]
+
+
+def get_episodes(db: Database, principal: str, ids: Sequence[str]) -> list[Episode]:
+    """Returns the episodes with these ids that exist for the principal, in order."""
+    if not ids:
+        return []
+    records = db.read("episode/get", principal=principal, ids=list(ids))
+    return [
+        Episode(**{**_plain(record["episode"]), "parent": record["parent"]}) for record in records
+    ]
+
+
+def list_belief_ids(db: Database, principal: str, **filters: Any) -> list[str]:
+    """Returns the ids of beliefs matching the filters of ``belief/list``, oldest first."""
+    return [record["id"] for record in db.read("belief/list", principal=principal, **filters)]
+
+
+def history(db: Database, principal: str, belief_id: str) -> list[HistoryEntry]:
+    """Returns the supersession chain through ``belief_id``, oldest first."""
+    links = db.read("belief/history", principal=principal, id=belief_id)
+    if not links:
+        raise NotFound(
+            f"belief {belief_id} does not exist for this principal", field="id", rule="exists"
+        )
+    reasons = {record["id"]: record["reason"] for record in links}
+    beliefs = get_beliefs(db, principal, [record["id"] for record in links])
+    return [HistoryEntry(belief=belief, reason=reasons[belief.id]) for belief in beliefs]
+
+
+def delete_principal(db: Database, principal: str) -> None:
+    """Deletes every node of ``principal`` (benchmarks and tests clean up with it)."""
+    db.run_autocommit(cypher("memory/delete_principal"), principal=principal)

@@ -1,0 +1,25 @@
+// Creates a batch of beliefs, each with its seq, provenance edges and event.
+MERGE (principal:Principal {id: $principal})
+  ON CREATE SET principal.created_at = $now
+WITH principal
+MATCH (clock:Clock {id: 'memory'})
+SET clock.seq = clock.seq + size($rows)
+WITH clock.seq - size($rows) AS base
+UNWIND range(0, size($rows) - 1) AS i
+WITH base + i + 1 AS seq, $rows[i] AS row
+MERGE (project:Project {principal: $principal, name: row.props.project})
+  ON CREATE SET project.created_at = $now
+CREATE (b:Belief)
+SET b = row.props, b.principal = $principal, b.seq = seq, b.recorded_at = $now
+WITH b, row, seq
+CALL (b, row) {
+  UNWIND row.evidence AS evidence
+  MATCH (e:Episode {id: evidence.episode_id})
+  WHERE e.principal = $principal
+  CREATE (b)-[:DERIVED_FROM {role: evidence.role}]->(e)
+}
+CREATE (:MemoryEvent {
+  seq: seq, principal: $principal, type: 'belief.created', node_id: b.id,
+  actor: b.authority, at: $now
+})-[:ABOUT]->(b)
+RETURN b.id AS id

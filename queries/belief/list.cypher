@@ -1,0 +1,11 @@
+// Belief ids matching optional filters, oldest first; live ones unless asked otherwise.
+MATCH (b:Belief)
+WHERE b.principal = $principal
+  AND ($project IS NULL OR $project IN b.origins)
+  AND ($type IS NULL OR b.type = $type)
+  AND ($state IS NULL OR b.state = $state)
+  AND ($scope IS NULL OR b.scope = $scope)
+  AND ($include_superseded OR b.superseded_at IS NULL)
+RETURN b.id AS id
+ORDER BY b.id
+LIMIT $limit

@@ -1,0 +1,7 @@
+// Takes the write lock on one belief, then reads it: concurrent supersessions of the
+// same belief are serialised here, and the loser sees the winner's change.
+MATCH (b:Belief {id: $id})
+WHERE b.principal = $principal
+SET b.lock = true
+REMOVE b.lock
+RETURN b {.*} AS belief

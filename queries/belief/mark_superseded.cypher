@@ -1,0 +1,15 @@
+// Records that $new_id supersedes $old_id (design rule 3), with its event.
+MATCH (clock:Clock {id: 'memory'})
+SET clock.seq = clock.seq + 1
+WITH clock.seq AS seq
+MATCH (old:Belief {id: $old_id})
+WHERE old.principal = $principal
+MATCH (new:Belief {id: $new_id})
+WHERE new.principal = $principal
+SET old.valid_to = new.valid_from, old.superseded_at = $now
+CREATE (new)-[:SUPERSEDES {reason: $reason, actor: $actor, at: $now}]->(old)
+CREATE (:MemoryEvent {
+  seq: seq, principal: $principal, type: 'belief.superseded', node_id: old.id,
+  actor: $actor, at: $now
+})-[:ABOUT]->(old)
+RETURN seq

@@ -1,0 +1,25 @@
+// Creates a batch of episodes, each with its seq, project link, parent link and event.
+MERGE (principal:Principal {id: $principal})
+  ON CREATE SET principal.created_at = $now
+WITH principal
+MATCH (clock:Clock {id: 'memory'})
+SET clock.seq = clock.seq + size($rows)
+WITH clock.seq - size($rows) AS base
+UNWIND range(0, size($rows) - 1) AS i
+WITH base + i + 1 AS seq, $rows[i] AS row
+MERGE (project:Project {principal: $principal, name: row.props.project})
+  ON CREATE SET project.created_at = $now
+CREATE (e:Episode)
+SET e = row.props, e.principal = $principal, e.seq = seq, e.recorded_at = $now
+CREATE (e)-[:IN_PROJECT]->(project)
+WITH e, row, seq
+CALL (e, row) {
+  MATCH (parent:Episode {id: row.parent})
+  WHERE parent.principal = $principal
+  CREATE (e)-[:PART_OF]->(parent)
+}
+CREATE (:MemoryEvent {
+  seq: seq, principal: $principal, type: 'episode.created', node_id: e.id,
+  actor: $actor, at: $now
+})-[:ABOUT]->(e)
+RETURN e.id AS id

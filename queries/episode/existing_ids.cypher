@@ -1,0 +1,5 @@
+// Which of the given episode ids exist for this principal.
+UNWIND $ids AS id
+MATCH (e:Episode {id: id})
+WHERE e.principal = $principal
+RETURN e.id AS id
