@@ -47,10 +47,6 @@ def _check_id(value: object, field: str) -> str:
     return value
 
 
-def _evidence(items: Iterable[EvidenceLike]) -> list[Evidence | Mapping[str, Any]]:
-    return [{"episode_id": item} if isinstance(item, str) else item for item in items]
-
-
 def _batch(items: Iterable[Any], field: str) -> list[Any]:
     rows = list(items)
     if len(rows) > MAX_BATCH_ROWS:
@@ -219,7 +215,7 @@ class GraphMem:
             "valid_from": valid_from,
             "anchor_key": anchor_key,
             "anchor_hash": anchor_hash,
-            "evidence": _evidence(evidence),
+            "evidence": list(evidence),
             "idempotency_key": idempotency_key,
         }
         parsed = parse(NewBelief, fields)
@@ -236,11 +232,7 @@ class GraphMem:
                 Nothing of the batch is written.
         """
         rows = _batch(beliefs, "beliefs")
-        parsed = []
-        for index, row in enumerate(rows):
-            if isinstance(row, Mapping) and "evidence" in row:
-                row = {**row, "evidence": _evidence(row["evidence"])}
-            parsed.append(parse(NewBelief, row, row=index))
+        parsed = [parse(NewBelief, row, row=index) for index, row in enumerate(rows)]
         return memory.create_beliefs(self._db, self.principal, parsed, row_numbers=True)
 
     def supersede(
@@ -271,8 +263,6 @@ class GraphMem:
         _check_id(old_id, "old_id")
         fields: BeliefChanges | Mapping[str, Any]
         fields = {"statement": new} if isinstance(new, str) else new
-        if isinstance(fields, Mapping) and "evidence" in fields:
-            fields = {**fields, "evidence": _evidence(fields["evidence"])}
         changes = parse(BeliefChanges, fields)
         checked_reason = parse(SupersedeReason, {"reason": reason}).reason
         return memory.supersede(self._db, self.principal, old_id, changes, checked_reason)

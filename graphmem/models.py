@@ -7,10 +7,9 @@ before anything reaches the database. This module imports nothing of graphmem.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
@@ -21,6 +20,7 @@ from pydantic import (
     StringConstraints,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 # --- limits -------------------------------------------------------------------------
@@ -39,14 +39,10 @@ NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
 ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
 
-_SURROGATES = re.compile(r"[\ud800-\udfff]")
-
 
 def _clean_text(value: str) -> str:
     if "\x00" in value:
         raise ValueError("must not contain NUL bytes")
-    if _SURROGATES.search(value):
-        raise ValueError("must be valid Unicode (no lone surrogates)")
     if not value.strip():
         raise ValueError("must not be blank")
     return value
@@ -222,10 +218,18 @@ class NewEpisode(_Input):
 
 
 class Evidence(_Input):
-    """One episode that supports a belief, and in what role."""
+    """One episode that supports a belief, and in what role.
+
+    A plain episode id is accepted wherever evidence is expected (role ``explicit``).
+    """
 
     episode_id: Id
     role: EvidenceRole = EvidenceRole.EXPLICIT
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_plain_id(cls, value: Any) -> Any:
+        return {"episode_id": value} if isinstance(value, str) else value
 
 
 class NewBelief(_Input):

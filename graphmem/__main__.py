@@ -1,0 +1,5 @@
+"""``python -m graphmem``: the same as the ``graphmem`` command."""
+
+from graphmem.cli import main
+
+main()

@@ -1,0 +1,80 @@
+"""Migrations: applied once, recorded, append-only; the schema design §3 lists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from graphmem import MigrationError
+from graphmem.settings import ConnectionSettings
+from graphmem.store.database import Database
+from graphmem.store.migrations import apply_migrations, available_migrations
+from tests.integration.conftest import Graph
+
+CONSTRAINTS = {
+    "principal_id",
+    "project_key",
+    "episode_id",
+    "belief_id",
+    "rejection_id",
+    "tombstone_id",
+    "memory_event_seq",
+    "recall_trace_id",
+    "migration_id",
+    "clock_id",
+    "symbol_key",
+    "file_path",
+    "episode_idempotency",
+    "belief_idempotency",
+}
+INDEXES = {
+    "belief_principal",
+    "belief_seq",
+    "belief_state",
+    "episode_principal",
+    "episode_seq",
+    "memory_event_principal_seq",
+    "belief_text",
+    "episode_text",
+}
+
+
+@pytest.fixture
+def database(neo4j_settings: ConnectionSettings) -> Iterator[Database]:
+    db = Database(neo4j_settings)
+    yield db
+    db.close()
+
+
+def test_second_run_is_a_no_op(database: Database, graph: Graph) -> None:
+    apply_migrations(database)
+    assert apply_migrations(database) == []
+    recorded = graph.query("MATCH (m:Migration) RETURN m.id AS id ORDER BY id")
+    assert [r["id"] for r in recorded] == [m.id for m in available_migrations()]
+
+
+def test_schema_has_the_constraints_and_indexes_of_design_section_3(graph: Graph) -> None:
+    constraints = {r["name"] for r in graph.query("SHOW CONSTRAINTS YIELD name RETURN name")}
+    assert constraints >= CONSTRAINTS
+    indexes = {
+        r["name"]: r["type"] for r in graph.query("SHOW INDEXES YIELD name, type RETURN name, type")
+    }
+    assert set(indexes) >= INDEXES
+    assert indexes["belief_text"] == indexes["episode_text"] == "FULLTEXT"
+    clock = graph.query("MATCH (c:Clock {id: 'memory'}) RETURN c.seq AS seq")
+    assert len(clock) == 1
+
+
+def test_an_edited_applied_migration_is_refused(database: Database, graph: Graph) -> None:
+    graph.query(
+        "MATCH (m:Migration {id: '001'}) SET m.sha256 = 'edited', m.real = $real",
+        real=available_migrations()[0].sha256,
+    )
+    try:
+        with pytest.raises(MigrationError) as caught:
+            apply_migrations(database)
+        assert "append-only" in str(caught.value)
+    finally:
+        graph.query("MATCH (m:Migration {id: '001'}) SET m.sha256 = m.real REMOVE m.real")
+    assert apply_migrations(database) == []

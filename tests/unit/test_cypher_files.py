@@ -1,0 +1,40 @@
+"""The .cypher files: every one loads, migrations are well named, statements split."""
+
+from __future__ import annotations
+
+from graphmem.store.cypher import cypher, queries_dir, split_statements
+from graphmem.store.migrations import available_migrations
+
+
+def test_every_query_file_loads_and_names_no_format_placeholders() -> None:
+    names = [
+        path.relative_to(queries_dir()).with_suffix("").as_posix()
+        for path in queries_dir().rglob("*.cypher")
+        if "schema" not in path.parts
+    ]
+    assert "belief/create" in names
+    for name in names:
+        text = cypher(name)
+        assert text.strip()
+        assert "{}" not in text and "%s" not in text
+
+
+def test_every_read_of_memory_filters_on_principal() -> None:
+    for path in queries_dir().rglob("*.cypher"):
+        if path.parent.name in ("belief", "episode", "memory"):
+            assert "$principal" in path.read_text(), path.name
+
+
+def test_migrations_are_numbered_in_order() -> None:
+    migrations = available_migrations()
+    assert [m.id for m in migrations] == sorted(m.id for m in migrations)
+    assert migrations[0].id == "001"
+    for migration in migrations:
+        for statement in split_statements(migration.text):
+            assert not statement.endswith(";")
+            assert "IF NOT EXISTS" in statement or statement.startswith("MERGE")
+
+
+def test_split_statements() -> None:
+    text = "// comment\nCREATE A;\nCREATE B\n  MORE;\n\nCREATE C"
+    assert split_statements(text) == ["CREATE A", "CREATE B\n  MORE", "CREATE C"]
