@@ -38,7 +38,13 @@ def start_server(
     configured = configured_connection()
     if configured is not None:
         if bolt_answers(configured.uri, configured.user, configured.password):
-            return ServerInfo("settings", configured.uri, None, configured.user, None, None, True)
+            return ServerInfo(
+                route="settings",
+                bolt_uri=configured.uri,
+                browser_url=None,
+                user=configured.user,
+                already_running=True,
+            )
         raise DatabaseUnavailable(
             f"{configured.uri} is configured ({configured.source}) but does not answer. Start "
             "that server, or unset GRAPHMEM_NEO4J_URI/NEO4J_URI to let graphmem run its own.",
