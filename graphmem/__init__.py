@@ -6,6 +6,7 @@ The public API is exactly what this module exports; everything else is internal.
 from graphmem.client import GraphMem
 from graphmem.errors import (
     ConfigError,
+    DatabaseError,
     DatabaseUnavailable,
     GraphMemError,
     InvalidInput,
@@ -45,6 +46,7 @@ __all__ = [
     "BeliefState",
     "BeliefType",
     "ConfigError",
+    "DatabaseError",
     "DatabaseUnavailable",
     "Episode",
     "EpisodeKind",

@@ -243,8 +243,9 @@ class GraphMem:
     ) -> str:
         """Replaces a belief with a new one, recording why (design rule 3).
 
-        The new belief keeps the old one's project, type, subject, confidence and
-        anchor unless ``new`` sets them. The old one gets ``valid_to`` (the new one's
+        The new belief keeps the old one's project, type, subject, confidence,
+        portability, authority, state and anchor unless ``new`` sets them (a new type
+        resets portability to that type's default). The old one gets ``valid_to`` (the new one's
         ``valid_from``) and ``superseded_at``, and drops out of live reads at once.
 
         Args:
@@ -317,7 +318,14 @@ class GraphMem:
         """
         filters = parse(
             ListFilters,
-            {"project": project, "type": type, "state": state, "scope": scope, "limit": limit},
+            {
+                "project": project,
+                "type": type,
+                "state": state,
+                "scope": scope,
+                "include_superseded": include_superseded,
+                "limit": limit,
+            },
         )
         ids = memory.list_belief_ids(
             self._db,
@@ -326,7 +334,7 @@ class GraphMem:
             type=filters.type,
             state=filters.state,
             scope=filters.scope,
-            include_superseded=include_superseded,
+            include_superseded=filters.include_superseded,
             limit=filters.limit,
         )
         return memory.get_beliefs(self._db, self.principal, ids)

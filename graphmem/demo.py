@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from graphmem.client import GraphMem
 
 BROWSER_QUERY = (
-    "MATCH (b:Belief {{principal: '{principal}'}})-[r:DERIVED_FROM|SUPERSEDES]->(n) RETURN b, r, n"
+    "MATCH (b:Belief {principal: $principal})-[r:DERIVED_FROM|SUPERSEDES]->(n) RETURN b, r, n"
 )
 
 

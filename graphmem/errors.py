@@ -9,15 +9,17 @@ dict of JSON-safe values) for programs::
     ├── InvalidInput             a value breaks a rule; names the field, rule and row
     │   ├── NotFound             an id that does not exist for this principal
     │   └── StateConflict        the write is not allowed in the node's current state
-    ├── DatabaseUnavailable      Neo4j cannot be reached or refused the credentials
+    ├── DatabaseUnavailable      Neo4j cannot be reached, is not configured, or refused
+    │                            the credentials
+    ├── DatabaseError            Neo4j refused a statement (e.g. no such database)
     ├── MigrationError           the schema migrations cannot be applied
     └── ServerError              the local Neo4j server could not be managed
         ├── JavaNotFound         no usable Java 17/21 for the no-Docker route
         ├── PortInUse            Bolt or HTTP port taken by another process
         └── ServerStartFailed    the server process exited or never answered
 
-The CLI maps them to exit codes: ``InvalidInput`` and ``ConfigError`` → 1,
-``DatabaseUnavailable`` → 3, everything else → 1.
+The CLI maps them to exit codes: ``DatabaseUnavailable`` and ``DatabaseError`` → 3,
+every other ``GraphMemError`` → 1 (typer's usage errors are 2).
 """
 
 from __future__ import annotations
@@ -75,6 +77,10 @@ class StateConflict(InvalidInput):
 
 class DatabaseUnavailable(GraphMemError):
     """Neo4j cannot be reached, or it refused the credentials."""
+
+
+class DatabaseError(GraphMemError):
+    """Neo4j refused a statement for a reason other than reachability."""
 
 
 class MigrationError(GraphMemError):

@@ -170,13 +170,6 @@ DEFAULT_PORTABILITY: dict[BeliefType, Portability] = {
 }
 """Per-type ceiling: a writer may lower a belief's portability, never raise it."""
 
-AUTHORITY_RANK: dict[Authority, int] = {
-    Authority.EXTERNAL: 0,
-    Authority.TOOL: 1,
-    Authority.AGENT: 2,
-    Authority.USER: 3,
-}
-
 DEFAULT_CONFIDENCE = 0.5
 
 
@@ -297,7 +290,7 @@ class BeliefChanges(_Input):
     subject: Subject | None = None
     confidence: Confidence | None = None
     portability: Portability | None = None
-    authority: Authority = Authority.AGENT
+    authority: Authority | None = None
     valid_from: AwareDatetime | None = None
     evidence: Annotated[list[Evidence], Field(max_length=MAX_ITEMS)] = []
     idempotency_key: IdempotencyKey | None = None
@@ -316,6 +309,7 @@ class ListFilters(_Input):
     type: BeliefType | None = None
     state: BeliefState | None = None
     scope: Scope | None = None
+    include_superseded: Annotated[bool, Field(strict=True)] = False
     limit: Annotated[int, Field(strict=True, ge=1, le=10_000)] = 100
 
 
@@ -391,11 +385,3 @@ class HistoryEntry(_Stored):
     belief: Belief
     reason: str | None = None
     """Why the *next* belief superseded this one (None for the newest)."""
-
-
-class WriteResult(_Stored):
-    """What a batch write returns: one id per row, in row order."""
-
-    ids: list[str]
-    created: list[bool]
-    """False where an ``idempotency_key`` matched an earlier write (nothing new written)."""

@@ -12,14 +12,16 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from graphmem.errors import ConfigError
+from graphmem.errors import ConfigError, DatabaseUnavailable
 from graphmem.models import NAME_PATTERN
 
 DEFAULT_DATABASE = "neo4j"
 DEFAULT_USER = "neo4j"
 LOCAL_CONNECTION_FILE = Path("neo4j") / "connection.json"
 """Where the managed local server records how to reach it, under the data directory."""
+_RECORD_FIELDS = frozenset({"route", "uri", "user", "password_file"})
 
 _START_HINT = (
     "Start a local server with `graphmem neo4j start`, or point graphmem at one with "
@@ -81,12 +83,33 @@ def resolve_principal(principal: str | None = None) -> str:
     return value
 
 
-def read_local_connection(data_dir: Path) -> ConnectionSettings | None:
-    """Returns the managed local server's connection record, if one was written."""
+def read_connection_record(data_dir: Path) -> dict[str, Any] | None:
+    """Returns the managed server's connection record, if one was written.
+
+    Raises:
+        ConfigError: The record exists but is not readable JSON of the expected shape.
+    """
     record_file = data_dir / LOCAL_CONNECTION_FILE
     if not record_file.is_file():
         return None
-    record = json.loads(record_file.read_text(encoding="utf-8"))
+    try:
+        record = json.loads(record_file.read_text(encoding="utf-8"))
+        if not isinstance(record, dict) or not set(record) >= _RECORD_FIELDS:
+            raise ValueError("missing fields")
+    except (OSError, ValueError) as error:
+        raise ConfigError(
+            f"{record_file} is damaged ({error}); run `graphmem neo4j start` to rewrite it.",
+            field="connection_record",
+            rule="valid_json",
+        ) from None
+    return record
+
+
+def read_local_connection(data_dir: Path) -> ConnectionSettings | None:
+    """Returns how to reach the managed local server, if it recorded itself."""
+    record = read_connection_record(data_dir)
+    if record is None:
+        return None
     password_file = Path(record["password_file"])
     if not password_file.is_file():
         return None
@@ -95,7 +118,7 @@ def read_local_connection(data_dir: Path) -> ConnectionSettings | None:
         user=record["user"],
         password=password_file.read_text(encoding="utf-8").strip(),
         database=DEFAULT_DATABASE,
-        source=f"local server ({record_file})",
+        source=f"local server ({data_dir / LOCAL_CONNECTION_FILE})",
     )
 
 
@@ -158,5 +181,5 @@ def resolve_connection(
         return configured
     local = read_local_connection(resolve_data_dir(data_dir))
     if local is None:
-        raise ConfigError(f"No Neo4j configured. {_START_HINT}", field="uri", rule="required")
+        raise DatabaseUnavailable(f"No Neo4j configured. {_START_HINT}", rule="configured")
     return local

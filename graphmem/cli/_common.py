@@ -11,13 +11,11 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from graphmem.client import GraphMem
-from graphmem.errors import DatabaseUnavailable, GraphMemError
+from graphmem.errors import DatabaseError, DatabaseUnavailable, GraphMemError
 from graphmem.settings import resolve_data_dir
 
-EXIT_OK = 0
 EXIT_BAD_INPUT = 1
-EXIT_USAGE = 2  # typer's own code for usage errors
-EXIT_UNAVAILABLE = 3
+EXIT_UNAVAILABLE = 3  # (2 is typer's own code for usage errors)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -44,8 +42,9 @@ DataDirOption = Annotated[
 
 
 def exit_code(error: GraphMemError) -> int:
-    """Maps an error to the CLI's exit code: 3 database unavailable, else 1."""
-    return EXIT_UNAVAILABLE if isinstance(error, DatabaseUnavailable) else EXIT_BAD_INPUT
+    """Maps an error to the CLI's exit code: 3 for database problems, else 1."""
+    database_problem = isinstance(error, DatabaseUnavailable | DatabaseError)
+    return EXIT_UNAVAILABLE if database_problem else EXIT_BAD_INPUT
 
 
 def handles_errors(command: Callable[P, R]) -> Callable[P, R]:

@@ -1,5 +1,6 @@
 """`graphmem demo`: the main job on a local Neo4j it starts or reuses."""
 
+import json
 from collections.abc import Callable
 from typing import Annotated
 
@@ -37,14 +38,14 @@ def register(app: typer.Typer) -> None:
         say(f"Neo4j at {server.bolt_uri}\n")
         with GraphMem(principal, data_dir=directory) as memory:
             result = run_demo(memory, say)
-        query = BROWSER_QUERY.format(principal=principal)
+        parameter = f":param principal => {json.dumps(principal)}"
         if as_json:
             print_json(
                 {
                     "episodes": result.episodes,
                     "beliefs": result.beliefs,
                     "browser_url": server.browser_url,
-                    "cypher": query,
+                    "cypher": [parameter, BROWSER_QUERY],
                 }
             )
             return
@@ -52,4 +53,5 @@ def register(app: typer.Typer) -> None:
         say(f"  open   {server.browser_url or 'your Neo4j Browser'}")
         if server.password_file:
             say(f"  login  {server.user} / the password in {server.password_file}")
-        say(f"  paste  {query}")
+        say(f"  paste  {parameter}")
+        say(f"  then   {BROWSER_QUERY}")

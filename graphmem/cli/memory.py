@@ -33,6 +33,8 @@ def _read_json(source: str) -> Any:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as error:
         raise InvalidInput(f"FILE: cannot read {source}: {error.strerror}", field="FILE") from None
+    except UnicodeDecodeError:
+        raise InvalidInput(f"FILE: {source} is not UTF-8 text", field="FILE", rule="utf8") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:

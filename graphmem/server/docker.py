@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -12,8 +13,6 @@ from graphmem.errors import ServerStartFailed
 from graphmem.server.info import ServerInfo, ensure_password
 from graphmem.server.probe import bolt_answers, ensure_ports_free, wait_until
 from graphmem.settings import DEFAULT_USER
-
-PROJECT_NAME = "graphmem"
 
 
 def docker_engine_answers() -> bool:
@@ -33,12 +32,17 @@ def docker_engine_answers() -> bool:
 
 
 class DockerServer:
-    """Neo4j in the compose project ``graphmem``; its password lives under ``home``."""
+    """Neo4j in a compose project of its own per data directory (so its volume is too).
+
+    The password lives under ``home``; the project is ``graphmem-`` + a digest of it.
+    """
 
     def __init__(self, home: Path, bolt_port: int, http_port: int) -> None:
         self.home = home
         self.bolt_port = bolt_port
         self.http_port = http_port
+        digest = hashlib.sha256(str(home.resolve()).encode()).hexdigest()[:10]
+        self.project_name = f"graphmem-{digest}"
 
     @property
     def password_file(self) -> Path:
@@ -53,7 +57,7 @@ class DockerServer:
             "GRAPHMEM_NEO4J_HTTP_PORT": str(self.http_port),
         }
         compose_file = data_path("docker") / "docker-compose.yml"
-        command = ["docker", "compose", "-p", PROJECT_NAME, "-f", str(compose_file), *args]
+        command = ["docker", "compose", "-p", self.project_name, "-f", str(compose_file), *args]
         return subprocess.run(command, capture_output=True, text=True, env=env, check=False)
 
     def running(self) -> bool:

@@ -50,15 +50,6 @@ def write_connection_record(data_dir: Path, info: ServerInfo) -> Path:
     return path
 
 
-def read_connection_record(data_dir: Path) -> dict[str, Any] | None:
-    """Returns the managed server's record, if any."""
-    path = data_dir / LOCAL_CONNECTION_FILE
-    if not path.is_file():
-        return None
-    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return record
-
-
 def ensure_password(path: Path) -> str:
     """Returns the password kept in ``path``, generating it (mode 0600) if absent."""
     if not path.is_file():

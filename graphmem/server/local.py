@@ -18,7 +18,7 @@ from graphmem._resources import data_path
 from graphmem.errors import ServerError, ServerStartFailed
 from graphmem.server.info import ServerInfo, ensure_password
 from graphmem.server.java import find_java
-from graphmem.server.probe import bolt_answers, ensure_ports_free, wait_until
+from graphmem.server.probe import bolt_answers, ensure_ports_free, http_answers, wait_until
 from graphmem.settings import DEFAULT_USER
 
 DEFAULT_BOLT_PORT = 7687
@@ -145,7 +145,7 @@ class LocalServer:
             )
 
     def start(self, timeout: float = START_TIMEOUT_S) -> ServerInfo:
-        """Starts the server in the background and waits until Bolt answers.
+        """Starts the server in the background; waits until Bolt and Browser answer.
 
         Returns:
             How to reach it; ``already_running`` when it was up before.
@@ -182,14 +182,13 @@ class LocalServer:
         self.state_file.write_text(json.dumps(state) + "\n", encoding="utf-8")
 
         uri = f"bolt://127.0.0.1:{self.bolt_port}"
+        browser = f"http://127.0.0.1:{self.http_port}/browser/"
 
-        def ready() -> bool:
-            if process.poll() is not None:
-                return True
-            return bolt_answers(uri, DEFAULT_USER, password)
+        def answers() -> bool:
+            return bolt_answers(uri, DEFAULT_USER, password) and http_answers(browser)
 
-        wait_until(ready, timeout)
-        if process.poll() is not None or not bolt_answers(uri, DEFAULT_USER, password):
+        wait_until(lambda: process.poll() is not None or answers(), timeout)
+        if process.poll() is not None or not answers():
             self.stop()
             raise ServerStartFailed(
                 f"Neo4j did not come up on {uri} within {timeout:.0f}s. Last lines of its "

@@ -6,14 +6,10 @@ from pathlib import Path
 
 from graphmem.errors import DatabaseUnavailable
 from graphmem.server.docker import DockerServer, docker_engine_answers
-from graphmem.server.info import (
-    ServerInfo,
-    read_connection_record,
-    write_connection_record,
-)
+from graphmem.server.info import ServerInfo, write_connection_record
 from graphmem.server.local import START_TIMEOUT_S, LocalServer
 from graphmem.server.probe import bolt_answers
-from graphmem.settings import configured_connection
+from graphmem.settings import configured_connection, read_connection_record
 
 
 def managed_home(data_dir: Path) -> Path:

@@ -13,9 +13,16 @@ from typing import Any, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction, RoutingControl
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import (
+    AuthError,
+    ConfigurationError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
-from graphmem.errors import DatabaseUnavailable
+from graphmem.errors import ConfigError, DatabaseError, DatabaseUnavailable
 from graphmem.settings import ConnectionSettings
 from graphmem.store.cypher import cypher
 
@@ -43,6 +50,13 @@ def translate_driver_errors(settings: ConnectionSettings) -> Iterator[None]:
             f"Neo4j is not reachable at {settings.uri} (from {settings.source}). {_HOW_TO_START}",
             uri=settings.uri,
         ) from error
+    except Neo4jError as error:
+        raise DatabaseError(
+            f"Neo4j refused the statement: {error.message} ({error.code})",
+            code=error.code,
+        ) from error
+    except DriverError as error:
+        raise DatabaseError(f"Neo4j driver error: {error}") from error
 
 
 def run(tx: ManagedTransaction, query: str, /, **params: Any) -> list[neo4j.Record]:
@@ -55,13 +69,21 @@ class Database:
 
     def __init__(self, settings: ConnectionSettings) -> None:
         self.settings = settings
-        self._driver = GraphDatabase.driver(
-            settings.uri,
-            auth=(settings.user, settings.password),
-            connection_timeout=10.0,
-            max_transaction_retry_time=30.0,
-            notifications_min_severity="OFF",
-        )
+        try:
+            self._driver = GraphDatabase.driver(
+                settings.uri,
+                auth=(settings.user, settings.password),
+                connection_timeout=10.0,
+                max_transaction_retry_time=30.0,
+                notifications_min_severity="OFF",
+            )
+        except (ConfigurationError, ValueError, ImportError) as error:
+            raise ConfigError(
+                f"{settings.uri!r} (from {settings.source}) is not a Neo4j URI: use "
+                "bolt://host:7687 or neo4j://host:7687.",
+                field="uri",
+                rule="neo4j_uri",
+            ) from error
 
     def verify(self) -> None:
         """Checks that the server answers and accepts the credentials.

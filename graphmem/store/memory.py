@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import neo4j
 from neo4j import ManagedTransaction
-from neo4j.exceptions import ConstraintError
 
-from graphmem.errors import InvalidInput, NotFound, StateConflict
+from graphmem.errors import DatabaseError, InvalidInput, MigrationError, NotFound, StateConflict
 from graphmem.models import (
     Belief,
     BeliefChanges,
@@ -33,17 +33,33 @@ from graphmem.validation import parse
 T = TypeVar("T")
 
 _IDEMPOTENCY_RACE_RETRIES = 3
+_CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
 
 
-def _write_idempotent(db: Database, work: Callable[[ManagedTransaction], T]) -> T:
-    """Runs a keyed write; if a concurrent twin won the key, runs it again to find it."""
-    for attempt in range(_IDEMPOTENCY_RACE_RETRIES):
+def _write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keyed: bool) -> T:
+    """Runs a write; if it is keyed and a concurrent twin won the key, runs it again.
+
+    The uniqueness constraint on (principal, idempotency_key) makes the loser fail; on
+    the next attempt its key lookup finds the winner's node and writes nothing.
+    """
+    attempt = 0
+    while True:
         try:
             return db.write(work)
-        except ConstraintError:
-            if attempt == _IDEMPOTENCY_RACE_RETRIES - 1:
+        except DatabaseError as error:
+            attempt += 1
+            lost_race = error.details.get("code") == _CONSTRAINT_FAILED
+            if not (keyed and lost_race) or attempt == _IDEMPOTENCY_RACE_RETRIES:
                 raise
-    raise AssertionError("unreachable")
+
+
+def _check_created(created: Sequence[neo4j.Record], expected: int) -> None:
+    """Raises if the create query wrote fewer rows than asked (no schema, no clock)."""
+    if len(created) != expected:
+        raise MigrationError(
+            "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
+            "GraphMem with migrate=True"
+        )
 
 
 def _existing_keys(
@@ -125,7 +141,7 @@ def create_episodes(
             ],
         )
         if rows:
-            run(
+            created = run(
                 tx,
                 "episode/create",
                 principal=principal,
@@ -133,9 +149,10 @@ def create_episodes(
                 actor="writer",
                 rows=[_episode_row(episode, episode_id) for _, episode, episode_id in rows],
             )
+            _check_created(created, len(rows))
         return [episode_id for episode_id, _ in assigned]
 
-    return _write_idempotent(db, work)
+    return _write_idempotent(db, work, keyed=any(e.idempotency_key for e in episodes))
 
 
 # --- beliefs ------------------------------------------------------------------------
@@ -172,7 +189,7 @@ def _insert_beliefs(
         ],
     )
     if rows:
-        run(
+        created = run(
             tx,
             "belief/create",
             principal=principal,
@@ -182,6 +199,7 @@ def _insert_beliefs(
                 for _, belief, belief_id, scope, origins in rows
             ],
         )
+        _check_created(created, len(rows))
 
 
 def create_beliefs(
@@ -203,25 +221,34 @@ def create_beliefs(
         _insert_beliefs(tx, principal, now, rows)
         return [belief_id for belief_id, _ in assigned]
 
-    return _write_idempotent(db, work)
+    return _write_idempotent(db, work, keyed=any(b.idempotency_key for b in beliefs))
 
 
 def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:
     """The belief that replaces ``old``: the old one's fields unless ``changes`` sets them."""
     inherited = {
-        "project": old["project"],
-        "type": old["type"],
-        "subject": old.get("subject"),
-        "confidence": old["confidence"],
-        "anchor_key": old.get("anchor_key"),
-        "anchor_hash": old.get("anchor_hash"),
+        key: old.get(key)
+        for key in (
+            "project",
+            "type",
+            "subject",
+            "confidence",
+            "portability",
+            "authority",
+            "state",
+            "anchor_key",
+            "anchor_hash",
+        )
     }
-    given = changes.model_dump(exclude_none=True, exclude={"evidence"})
-    if "type" in given and "portability" not in given:
-        given["portability"] = None  # the new type's default, not the old ceiling
-    elif "portability" not in given:
-        given["portability"] = old["portability"]
-    fields = {**inherited, **given, "evidence": changes.evidence}
+    given = changes.model_dump(exclude_none=True, exclude={"evidence", "idempotency_key"})
+    if given.get("type", old["type"]) != old["type"] and "portability" not in given:
+        inherited["portability"] = None  # the new type's default, not the old type's
+    fields = {
+        **inherited,
+        **given,
+        "evidence": changes.evidence,
+        "idempotency_key": changes.idempotency_key,
+    }
     return parse(NewBelief, fields)
 
 
@@ -232,9 +259,6 @@ def supersede(
     now = datetime.now(UTC)
 
     def work(tx: ManagedTransaction) -> str:
-        existing = _existing_keys(tx, "belief", principal, [changes.idempotency_key])
-        if changes.idempotency_key in existing:
-            return existing[changes.idempotency_key]
         locked = run(tx, "belief/lock", principal=principal, id=old_id)
         if not locked:
             raise NotFound(
@@ -243,6 +267,17 @@ def supersede(
                 rule="exists",
             )
         old = locked[0]["belief"]
+        key = changes.idempotency_key
+        earlier = _existing_keys(tx, "belief", principal, [key]).get(key) if key else None
+        if earlier is not None:  # a retry: only valid if that write superseded old_id
+            if locked[0]["superseded_by"] == earlier:
+                return earlier
+            raise InvalidInput(
+                f"idempotency_key: {key!r} was used by another write, not by a supersession "
+                f"of {old_id}",
+                field="idempotency_key",
+                rule="reused",
+            )
         if old.get("superseded_at") is not None:
             raise StateConflict(
                 f"old_id: belief {old_id} is already superseded; supersede the newest "
@@ -274,12 +309,12 @@ def supersede(
             old_id=old_id,
             new_id=new_belief_id,
             reason=reason,
-            actor=changes.authority,
+            actor=new.authority,
             now=now,
         )
         return new_belief_id
 
-    return _write_idempotent(db, work)
+    return _write_idempotent(db, work, keyed=changes.idempotency_key is not None)
 
 
 # --- reads --------------------------------------------------------------------------

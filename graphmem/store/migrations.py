@@ -16,7 +16,7 @@ from pathlib import Path
 
 from neo4j import ManagedTransaction
 
-from graphmem.errors import MigrationError
+from graphmem.errors import DatabaseError, MigrationError
 from graphmem.store.cypher import queries_dir, split_statements
 from graphmem.store.database import Database, run
 
@@ -42,14 +42,17 @@ class Migration:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
-def available_migrations() -> list[Migration]:
+def available_migrations(directory: Path | None = None) -> list[Migration]:
     """Returns the migration files in order.
 
+    Args:
+        directory: Where the files are; graphmem's ``queries/schema`` by default.
+
     Raises:
-        MigrationError: A file in ``queries/schema`` is misnamed or a number repeats.
+        MigrationError: A file is misnamed or a number repeats.
     """
     migrations: list[Migration] = []
-    for path in sorted((queries_dir() / "schema").glob("*.cypher")):
+    for path in sorted((directory or queries_dir() / "schema").glob("*.cypher")):
         match = _FILE_NAME.match(path.name)
         if match is None:
             raise MigrationError(f"migration file {path.name} is not named NNN_name.cypher")
@@ -71,18 +74,37 @@ def _record(tx: ManagedTransaction, migration: Migration) -> None:
     )
 
 
-def apply_migrations(db: Database) -> list[str]:
+def apply_migrations(db: Database, directory: Path | None = None) -> list[str]:
     """Applies every migration not yet recorded in the graph.
+
+    Every statement is idempotent (``IF NOT EXISTS``, ``MERGE``), so clients that
+    connect at the same moment may both apply a migration safely; one that loses a
+    schema race tries once more.
+
+    Args:
+        db: The database.
+        directory: Where the migration files are (graphmem's own by default).
 
     Returns:
         The ids of the migrations applied now (empty when the schema was current).
 
     Raises:
-        MigrationError: An applied migration's file has changed since.
+        MigrationError: An applied migration's file has changed since, or a statement
+            failed twice.
     """
+    try:
+        return _apply(db, directory)
+    except DatabaseError:
+        try:
+            return _apply(db, directory)
+        except DatabaseError as error:
+            raise MigrationError(f"a schema migration failed: {error.message}") from error
+
+
+def _apply(db: Database, directory: Path | None) -> list[str]:
     applied = {record["id"]: record["sha256"] for record in db.read("migration/applied")}
     newly_applied: list[str] = []
-    for migration in available_migrations():
+    for migration in available_migrations(directory):
         recorded = applied.get(migration.id)
         if recorded is not None:
             if recorded != migration.sha256:

@@ -16,7 +16,8 @@ CALL (b, row) {
   UNWIND row.evidence AS evidence
   MATCH (e:Episode {id: evidence.episode_id})
   WHERE e.principal = $principal
-  CREATE (b)-[:DERIVED_FROM {role: evidence.role}]->(e)
+  MERGE (b)-[link:DERIVED_FROM]->(e)
+    ON CREATE SET link.role = evidence.role
 }
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'belief.created', node_id: b.id,

@@ -1,4 +1,4 @@
-// Belief ids matching optional filters, oldest first; live ones unless asked otherwise.
+// Belief ids matching optional filters, in write order; superseded ones only if asked.
 MATCH (b:Belief)
 WHERE b.principal = $principal
   AND ($project IS NULL OR $project IN b.origins)
@@ -7,5 +7,5 @@ WHERE b.principal = $principal
   AND ($scope IS NULL OR b.scope = $scope)
   AND ($include_superseded OR b.superseded_at IS NULL)
 RETURN b.id AS id
-ORDER BY b.id
+ORDER BY b.seq, b.id
 LIMIT $limit

@@ -4,4 +4,6 @@ MATCH (b:Belief {id: $id})
 WHERE b.principal = $principal
 SET b.lock = true
 REMOVE b.lock
-RETURN b {.*} AS belief
+WITH b
+OPTIONAL MATCH (newer:Belief)-[:SUPERSEDES]->(b)
+RETURN b {.*} AS belief, newer.id AS superseded_by

@@ -100,3 +100,16 @@ def test_unreachable_database_exits_3_and_says_how_to_start(
     code, _, err = _run(env, "beliefs")
     assert code == 3
     assert "graphmem neo4j start" in err
+
+
+def test_demo_command_on_the_configured_server(neo4j_env: dict[str, str]) -> None:
+    code, out, _ = _run(neo4j_env, "demo", "--principal", neo4j_env["GRAPHMEM_PRINCIPAL"], "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert set(result["beliefs"]) == {"decimal", "seed", "rounding", "display", "rounding_v2"}
+    assert result["cypher"][1].startswith("MATCH (b:Belief {principal: $principal})")
+    code, out, _ = _run(neo4j_env, "history", result["beliefs"]["rounding_v2"], "--json")
+    assert [entry["id"] for entry in json.loads(out)] == [
+        result["beliefs"]["rounding"],
+        result["beliefs"]["rounding_v2"],
+    ]

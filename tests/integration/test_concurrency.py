@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable
+from typing import Any
 
 from graphmem import GraphMem
 from graphmem.settings import ConnectionSettings
@@ -21,11 +22,14 @@ def _writer(settings: ConnectionSettings, principal: str, worker: int) -> None:
             memory.believe(f"worker {worker} fact {index}", project=f"p{worker}", type="fact")
 
 
-def _keyed_writer(settings: ConnectionSettings, principal: str, key: str) -> str:
+def _keyed_writer(
+    settings: ConnectionSettings, principal: str, key: str, start: Any, results: Any
+) -> None:
     with GraphMem(
         principal, uri=settings.uri, user=settings.user, password=settings.password, migrate=False
     ) as memory:
-        return memory.believe("same write", project="p", type="fact", idempotency_key=key)
+        start.wait(timeout=60)  # all writers race for the same key at once
+        results.put(memory.believe("same write", project="p", type="fact", idempotency_key=key))
 
 
 def test_four_processes_times_250_writes(
@@ -41,6 +45,8 @@ def test_four_processes_times_250_writes(
         process.start()
     for process in workers:
         process.join(timeout=600)
+        if process.is_alive():
+            process.terminate()
         assert process.exitcode == 0
     rows = graph.query(
         "MATCH (b:Belief {principal: $p}) RETURN b.id AS id, b.seq AS seq, b.statement AS s",
@@ -68,7 +74,16 @@ def test_concurrent_retries_with_one_key_leave_one_node(
 ) -> None:
     principal = make_memory().principal
     context = multiprocessing.get_context("spawn")
-    with context.Pool(PROCESSES) as pool:
-        ids = pool.starmap(_keyed_writer, [(neo4j_settings, principal, "k")] * 8)
+    start, results = context.Barrier(PROCESSES), context.Queue()
+    workers = [
+        context.Process(target=_keyed_writer, args=(neo4j_settings, principal, "k", start, results))
+        for _ in range(PROCESSES)
+    ]
+    for process in workers:
+        process.start()
+    ids = [results.get(timeout=120) for _ in workers]
+    for process in workers:
+        process.join(timeout=60)
+        assert process.exitcode == 0
     assert len(set(ids)) == 1
     assert graph.count(principal, "Belief") == 1

@@ -21,15 +21,20 @@ HOSTILE = [
 def test_injection_looking_text_is_stored_verbatim(
     memory: GraphMem, graph: Graph, text: str
 ) -> None:
-    before = graph.query("MATCH (n) RETURN count(n) AS c")[0]["c"]
+    sentinel = graph.query(
+        "CREATE (s:Sentinel {principal: $p}) RETURN elementId(s) AS id", p=memory.principal
+    )[0]["id"]
     episode = memory.remember({"project": "p", "title": text, "text": text, "observations": [text]})
     belief = memory.believe(text, project="p", type="fact", subject=text[:200], evidence=[episode])
     stored = memory.get_belief(belief)
     assert stored.statement == text and stored.subject == text[:200]
     assert memory.get_episode(episode).observations == [text]
-    after = graph.query("MATCH (n) RETURN count(n) AS c")[0]["c"]
-    assert after >= before  # nothing was deleted by the text
+    # Nothing in the text ran: the sentinel, the nodes and the schema are all intact.
+    assert graph.query("MATCH (s) WHERE elementId(s) = $id RETURN s", id=sentinel)
+    assert graph.count(memory.principal, "Belief") == 1
+    assert graph.count(memory.principal, "Episode") == 1
     assert graph.query("SHOW CONSTRAINTS YIELD name WHERE name = 'belief_id' RETURN name")
+    graph.query("MATCH (s) WHERE elementId(s) = $id DELETE s", id=sentinel)
 
 
 @pytest.mark.parametrize(

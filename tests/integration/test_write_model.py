@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 import pytest
 
 from graphmem import GraphMem, InvalidInput, NotFound, StateConflict
@@ -168,3 +171,76 @@ def test_list_beliefs_filters(memory: GraphMem) -> None:
     with pytest.raises(InvalidInput) as caught:
         memory.list_beliefs(type="opinion")
     assert caught.value.field == "type"
+
+
+def test_supersede_retried_with_its_key_returns_the_first_result(memory: GraphMem) -> None:
+    old = memory.believe("A", project="p", type="fact")
+    first = memory.supersede(old, {"statement": "B", "idempotency_key": "s-1"}, reason="r")
+    again = memory.supersede(old, {"statement": "B", "idempotency_key": "s-1"}, reason="r")
+    assert first == again
+    assert [entry.belief.id for entry in memory.history(old)] == [old, first]
+    other = memory.believe("C", project="p", type="fact")
+    with pytest.raises(InvalidInput) as caught:
+        memory.supersede(other, {"statement": "D", "idempotency_key": "s-1"}, reason="r")
+    assert (caught.value.field, caught.value.rule) == ("idempotency_key", "reused")
+
+
+def test_concurrent_supersessions_of_one_belief_leave_one_winner(
+    make_memory: Callable[..., GraphMem],
+) -> None:
+    owner = make_memory()
+    old = owner.believe("A", project="p", type="fact")
+    rivals = [make_memory(owner.principal) for _ in range(4)]
+    outcomes: list[str] = []
+
+    def attempt(client: GraphMem, index: int) -> None:
+        try:
+            outcomes.append(client.supersede(old, f"B{index}", reason="race"))
+        except StateConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=attempt, args=(c, i)) for i, c in enumerate(rivals)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    winners = [outcome for outcome in outcomes if outcome != "conflict"]
+    assert len(outcomes) == 4 and len(winners) == 1
+    assert [entry.belief.id for entry in owner.history(old)] == [old, winners[0]]
+
+
+def test_successor_inherits_what_it_does_not_set(memory: GraphMem) -> None:
+    old = memory.believe(
+        "Tabs",
+        project="p",
+        type="preference",
+        portability="local",
+        authority="user",
+        state="provisional",
+        subject="indent",
+        confidence=0.8,
+    )
+    same_type = memory.get_belief(
+        memory.supersede(old, {"statement": "Spaces", "type": "preference"}, reason="r")
+    )
+    assert (
+        same_type.portability,
+        same_type.authority,
+        same_type.state,
+        same_type.subject,
+        same_type.confidence,
+    ) == ("local", "user", "provisional", "indent", 0.8)
+    retyped = memory.get_belief(
+        memory.supersede(
+            same_type.id, {"statement": "Use 4 spaces", "type": "decision"}, reason="r"
+        )
+    )
+    assert retyped.portability == "local"  # decision's default ceiling
+
+
+def test_duplicate_evidence_makes_one_edge(memory: GraphMem, graph: Graph) -> None:
+    episode = memory.remember({"project": "p", "title": "t"})
+    belief = memory.believe("A", project="p", type="fact", evidence=[episode, episode])
+    assert [e.episode_id for e in memory.get_belief(belief).evidence] == [episode]
+    edges = graph.query("MATCH (:Belief {id: $id})-[r:DERIVED_FROM]->() RETURN r", id=belief)
+    assert len(edges) == 1

@@ -10,13 +10,12 @@ from graphmem.models import ID_PATTERN
 from graphmem.store.ids import new_id
 
 
-def test_ids_are_uuid7_and_sort_by_time() -> None:
-    first = new_id()
-    time.sleep(0.002)
-    second = new_id()
-    for value in (first, second):
+def test_ids_are_uuid7_and_strictly_increase_within_a_process() -> None:
+    ids = [new_id() for _ in range(10_000)]
+    for value in ids[:3]:
         parsed = uuid.UUID(value)
         assert parsed.version == 7 and parsed.variant == uuid.RFC_4122
         assert re.fullmatch(ID_PATTERN, value)
-    assert first < second
-    assert len({new_id() for _ in range(10_000)}) == 10_000
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    millis = int(ids[0].replace("-", "")[:12], 16)
+    assert abs(millis - time.time_ns() // 1_000_000) < 5_000

@@ -12,6 +12,7 @@ PUBLIC = {
     "BeliefState",
     "BeliefType",
     "ConfigError",
+    "DatabaseError",
     "DatabaseUnavailable",
     "Episode",
     "EpisodeKind",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.errors import ConfigError
+from graphmem.errors import ConfigError, DatabaseUnavailable
 from graphmem.server.info import ServerInfo, write_connection_record
 from graphmem.settings import resolve_connection, resolve_data_dir, resolve_principal
 
@@ -63,10 +63,14 @@ def test_local_server_record_is_used_last(tmp_path: Path) -> None:
     settings = resolve_connection(data_dir=tmp_path)
     assert (settings.uri, settings.password) == ("bolt://127.0.0.1:7687", "local-pw")
     assert (tmp_path / "neo4j" / "connection.json").stat().st_mode & 0o777 == 0o600
-
-
-def test_nothing_configured_is_a_config_error_that_says_what_to_do(tmp_path: Path) -> None:
+    (tmp_path / "neo4j" / "connection.json").write_text("{broken")
     with pytest.raises(ConfigError) as caught:
+        resolve_connection(data_dir=tmp_path)
+    assert "damaged" in str(caught.value)
+
+
+def test_nothing_configured_says_how_to_start_a_server(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseUnavailable) as caught:
         resolve_connection(data_dir=tmp_path)
     assert "graphmem neo4j start" in str(caught.value)
     with pytest.raises(ConfigError) as caught:
