@@ -3,6 +3,7 @@
 The public API is exactly what this module exports; everything else is internal.
 """
 
+from graphmem.anchors.sync import IndexSummary
 from graphmem.client import GraphMem
 from graphmem.errors import (
     ConfigError,
@@ -19,6 +20,10 @@ from graphmem.errors import (
     StateConflict,
 )
 from graphmem.models import (
+    AnchorCandidate,
+    AnchorRef,
+    AnchorState,
+    AnchorStatus,
     Authority,
     Belief,
     BeliefChanges,
@@ -40,6 +45,10 @@ from graphmem.models import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AnchorCandidate",
+    "AnchorRef",
+    "AnchorState",
+    "AnchorStatus",
     "Authority",
     "Belief",
     "BeliefChanges",
@@ -55,6 +64,7 @@ __all__ = [
     "GraphMem",
     "GraphMemError",
     "HistoryEntry",
+    "IndexSummary",
     "InvalidInput",
     "JavaNotFound",
     "MigrationError",

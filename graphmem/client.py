@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from graphmem.anchors.state import anchor_statuses
+from graphmem.anchors.sync import IndexSummary, index_code
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.models import (
     DEFAULT_CONFIDENCE,
     ID_PATTERN,
+    NAME_PATTERN,
+    AnchorRef,
+    AnchorStatus,
     Authority,
     Belief,
     BeliefChanges,
@@ -43,6 +48,16 @@ def _check_id(value: object, field: str) -> str:
     if not isinstance(value, str) or not re.fullmatch(ID_PATTERN, value):
         raise InvalidInput(
             f"{field}: {value!r} is not a graphmem id (a lowercase UUID)", field=field, rule="id"
+        )
+    return value
+
+
+def _check_project(value: object) -> str:
+    if not isinstance(value, str) or not re.fullmatch(NAME_PATTERN, value):
+        raise InvalidInput(
+            f"project: {value!r} is not a valid name (letters, digits and ._:/@+-)",
+            field="project",
+            rule="pattern",
         )
     return value
 
@@ -176,8 +191,8 @@ class GraphMem:
         authority: Authority | str = Authority.AGENT,
         state: BeliefState | str = BeliefState.ACTIVE,
         valid_from: datetime | None = None,
-        anchor_key: str | None = None,
-        anchor_hash: str | None = None,
+        anchor: str | AnchorRef | Mapping[str, Any] | None = None,
+        anchor_unverifiable: bool = False,
         evidence: Iterable[EvidenceLike] = (),
         idempotency_key: str | None = None,
     ) -> str:
@@ -193,15 +208,18 @@ class GraphMem:
             authority: user, agent, tool or external.
             state: active or provisional.
             valid_from: When it became true (aware datetime); now when not given.
-            anchor_key: The code symbol it is about (design §4 key).
-            anchor_hash: The symbol's content hash when the belief was formed.
+            anchor: The code it is about: a symbol key, or ``{"path": ..., "symbol":
+                ...}``; its hash is recorded from the project's current code graph.
+            anchor_unverifiable: Store a key that is not in the code graph (no hash)
+                instead of failing; the anchor then reads as ``unverifiable``.
             evidence: Episode ids (or :class:`Evidence` with a role); one
                 ``DERIVED_FROM`` edge each.
             idempotency_key: Makes a retried write a no-op that returns the first id.
 
         Raises:
             InvalidInput: A field breaks a rule.
-            NotFound: An evidence id names no episode of this principal.
+            NotFound: An evidence id names no episode of this principal, or the anchor
+                names no symbol of the project's code graph.
         """
         fields = {
             "statement": statement,
@@ -213,8 +231,8 @@ class GraphMem:
             "authority": authority,
             "state": state,
             "valid_from": valid_from,
-            "anchor_key": anchor_key,
-            "anchor_hash": anchor_hash,
+            "anchor": anchor,
+            "anchor_unverifiable": anchor_unverifiable,
             "evidence": list(evidence),
             "idempotency_key": idempotency_key,
         }
@@ -338,3 +356,68 @@ class GraphMem:
             limit=filters.limit,
         )
         return memory.get_beliefs(self._db, self.principal, ids)
+
+    # --- code anchors ---------------------------------------------------------------
+
+    def index_code(
+        self,
+        root: str | Path,
+        project: str,
+        *,
+        workers: int | None = None,
+        rebuild: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> IndexSummary:
+        """Builds or updates ``project``'s derived code graph from the source in ``root``.
+
+        Unchanged files (same git blob id) are skipped; deleted files' symbols are
+        removed; memory nodes are never touched (rule 1). Keys use paths relative to
+        ``root``.
+
+        Args:
+            root: The directory to index (a git work tree is listed with git ls-files).
+            project: The project whose code graph this is.
+            workers: Parser processes (default: all cores).
+            rebuild: Delete the project's code graph first.
+            progress: Called with (files done, files to parse).
+
+        Raises:
+            InvalidInput: ``project`` is not a valid name or ``root`` not a directory.
+        """
+        return index_code(
+            self._db,
+            self.principal,
+            _check_project(project),
+            Path(root),
+            workers=workers,
+            rebuild=rebuild,
+            progress=progress or (lambda done, total: None),
+        )
+
+    def anchor_statuses(
+        self, belief_ids: Iterable[str], project: str | None = None
+    ) -> list[AnchorStatus]:
+        """Checks the anchors of several beliefs against a project's current code graph.
+
+        Args:
+            belief_ids: The beliefs.
+            project: The project to check against; each belief's own when None.
+
+        Raises:
+            NotFound: A belief does not exist for this principal.
+        """
+        ids = [_check_id(belief_id, "belief_id") for belief_id in belief_ids]
+        beliefs = memory.get_beliefs(self._db, self.principal, ids)
+        missing = sorted(set(ids) - {belief.id for belief in beliefs})
+        if missing:
+            raise NotFound(
+                f"belief {missing[0]} does not exist for this principal",
+                field="belief_id",
+                rule="exists",
+            )
+        asked = _check_project(project) if project is not None else None
+        return anchor_statuses(self._db, self.principal, beliefs, asked)
+
+    def anchor_status(self, belief_id: str, project: str | None = None) -> AnchorStatus:
+        """Checks one belief's anchor (see :meth:`anchor_statuses`)."""
+        return self.anchor_statuses([belief_id], project)[0]

@@ -38,6 +38,7 @@ MAX_IDEMPOTENCY_KEY_CHARS = 200
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
 ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
+ANCHOR_KEY_PATTERN = r"^[a-z0-9_+-]+:[^:]+(:[^:]+)*::[^#]+#[a-z]+(~[0-9]+)?$"
 
 
 def _clean_text(value: str) -> str:
@@ -210,6 +211,47 @@ class NewEpisode(_Input):
         return value
 
 
+class AnchorState(StrEnum):
+    """Whether a belief's anchor still matches the code (design §4), read-time only."""
+
+    UNANCHORED = "unanchored"
+    VERIFIED = "verified"
+    VANISHED = "vanished"
+    UNVERIFIABLE = "unverifiable"
+    DRIFTED = "drifted"
+
+
+class AnchorRef(_Input):
+    """The code a belief is about: a symbol key, or a file path and a symbol's name.
+
+    A plain string is taken as a key (``python:billing/invoice.py::Invoice.total#method``).
+    ``symbol`` may be a name (``total``) or a qualified name (``Invoice.total``).
+    """
+
+    key: (
+        Annotated[
+            str,
+            StringConstraints(strict=True, max_length=MAX_PATH_CHARS, pattern=ANCHOR_KEY_PATTERN),
+        ]
+        | None
+    ) = None
+    path: CodePath | None = None
+    symbol: Subject | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_plain_key(cls, value: Any) -> Any:
+        return {"key": value} if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _key_or_path_and_symbol(self) -> AnchorRef:
+        if (self.key is None) == (self.path is None or self.symbol is None):
+            raise ValueError("give either key, or both path and symbol")
+        if self.key is not None and (self.path is not None or self.symbol is not None):
+            raise ValueError("give either key, or both path and symbol")
+        return self
+
+
 class Evidence(_Input):
     """One episode that supports a belief, and in what role.
 
@@ -241,8 +283,10 @@ class NewBelief(_Input):
     authority: Authority = Authority.AGENT
     state: BeliefState = BeliefState.ACTIVE
     valid_from: AwareDatetime | None = None
-    anchor_key: CodePath | None = None
-    anchor_hash: Annotated[str, StringConstraints(strict=True, max_length=200)] | None = None
+    anchor: AnchorRef | None = None
+    anchor_unverifiable: Annotated[bool, Field(strict=True)] = False
+    """The writer knows the anchor cannot be checked (e.g. unsupported language): a key is
+    stored without a hash instead of an unknown symbol being an error."""
     evidence: Annotated[list[Evidence], Field(max_length=MAX_ITEMS)] = []
     idempotency_key: IdempotencyKey | None = None
 
@@ -268,11 +312,12 @@ class NewBelief(_Input):
             raise ValueError("a new belief cannot be retired")
         return value
 
-    @field_validator("anchor_hash")
+    @field_validator("anchor_unverifiable")
     @classmethod
-    def _hash_needs_key(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value is not None and info.data.get("anchor_key") is None:
-            raise ValueError("anchor_hash needs anchor_key")
+    def _unverifiable_needs_key(cls, value: bool, info: ValidationInfo) -> bool:
+        anchor = info.data.get("anchor")
+        if value and (anchor is None or anchor.key is None):
+            raise ValueError("an unverifiable anchor must be given as a key")
         return value
 
     @property
@@ -292,6 +337,9 @@ class BeliefChanges(_Input):
     portability: Portability | None = None
     authority: Authority | None = None
     valid_from: AwareDatetime | None = None
+    anchor: AnchorRef | None = None
+    """A new anchor; by default the successor keeps the old key and hash."""
+    anchor_unverifiable: Annotated[bool, Field(strict=True)] = False
     evidence: Annotated[list[Evidence], Field(max_length=MAX_ITEMS)] = []
     idempotency_key: IdempotencyKey | None = None
 
@@ -385,3 +433,26 @@ class HistoryEntry(_Stored):
     belief: Belief
     reason: str | None = None
     """Why the *next* belief superseded this one (None for the newest)."""
+
+
+class AnchorCandidate(_Stored):
+    """Where a vanished anchor's code may have gone."""
+
+    key: str
+    qualname: str
+    reason: str
+    """``same content`` (moved), ``same name`` (moved) or ``similar name`` (renamed)."""
+
+
+class AnchorStatus(_Stored):
+    """A belief's anchor checked against one project's current code graph."""
+
+    belief_id: str
+    project: str
+    anchor_key: str | None
+    state: AnchorState
+    anchor_penalty: float
+    applies_here: bool
+    reason: str | None = None
+    """Why the state is ``unverifiable``."""
+    candidates: list[AnchorCandidate] = []

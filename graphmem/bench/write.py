@@ -8,11 +8,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from graphmem.client import GraphMem
+from graphmem.bench.scratch import scratch_memory
 from graphmem.models import BeliefType
-from graphmem.store.database import Database
-from graphmem.store.ids import new_id
-from graphmem.store.memory import delete_principal
 
 _SUBJECTS = (
     "invoice rounding",
@@ -79,35 +76,27 @@ def run_write_bench(
     provenance edges. Everything is written under a scratch principal that is deleted
     afterwards.
     """
-    principal = f"bench-{new_id()}"
-    with GraphMem(principal) as memory:
-        try:
-            rows = list(synthetic_beliefs(beliefs, projects=10))
-            batch_seconds: list[float] = []
-            started = time.perf_counter()
-            for offset in range(0, len(rows), batch_size):
-                chunk = rows[offset : offset + batch_size]
-                episode = memory.remember(
-                    {"project": chunk[0]["project"], "title": f"bench batch {offset}"}
-                )
-                chunk = [{**row, "evidence": [episode]} for row in chunk]
-                batch_started = time.perf_counter()
-                memory.believe_many(chunk)
-                batch_seconds.append(time.perf_counter() - batch_started)
-                progress(len(chunk))
-            total_seconds = time.perf_counter() - started
-            single_ms: list[float] = []
-            for row in synthetic_beliefs(singles, projects=10, seed=11):
-                single_started = time.perf_counter()
-                memory.believe(**row)
-                single_ms.append((time.perf_counter() - single_started) * 1000)
-                progress(1)
-        finally:
-            cleanup = Database(memory.settings)
-            try:
-                delete_principal(cleanup, principal)
-            finally:
-                cleanup.close()
+    with scratch_memory() as memory:
+        rows = list(synthetic_beliefs(beliefs, projects=10))
+        batch_seconds: list[float] = []
+        started = time.perf_counter()
+        for offset in range(0, len(rows), batch_size):
+            chunk = rows[offset : offset + batch_size]
+            episode = memory.remember(
+                {"project": chunk[0]["project"], "title": f"bench batch {offset}"}
+            )
+            chunk = [{**row, "evidence": [episode]} for row in chunk]
+            batch_started = time.perf_counter()
+            memory.believe_many(chunk)
+            batch_seconds.append(time.perf_counter() - batch_started)
+            progress(len(chunk))
+        total_seconds = time.perf_counter() - started
+        single_ms: list[float] = []
+        for row in synthetic_beliefs(singles, projects=10, seed=11):
+            single_started = time.perf_counter()
+            memory.believe(**row)
+            single_ms.append((time.perf_counter() - single_started) * 1000)
+            progress(1)
     batch_rate = beliefs / sum(batch_seconds)
     return {
         "beliefs": beliefs,

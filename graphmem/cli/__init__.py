@@ -2,7 +2,7 @@
 
 import typer
 
-from graphmem.cli import bench, demo, memory, neo4j
+from graphmem.cli import bench, code, demo, memory, neo4j
 
 app = typer.Typer(
     name="graphmem",
@@ -12,6 +12,7 @@ app = typer.Typer(
     add_completion=False,
 )
 memory.register(app)
+code.register(app)
 demo.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")

@@ -30,6 +30,9 @@ PrincipalOption = Annotated[
         show_default=False,
     ),
 ]
+WorkersOption = Annotated[
+    int | None, typer.Option(min=1, help="Parser processes (default: all cores).")
+]
 DataDirOption = Annotated[
     Path | None,
     typer.Option(

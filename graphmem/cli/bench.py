@@ -1,12 +1,20 @@
 """`graphmem bench ...`: benchmarks that print figures."""
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.progress import Progress
 
+from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.write import run_write_bench
-from graphmem.cli._common import JsonOption, handles_errors, interactive, print_json
+from graphmem.cli._common import (
+    JsonOption,
+    WorkersOption,
+    handles_errors,
+    interactive,
+    print_json,
+)
 
 app = typer.Typer(help="Benchmarks (they print figures; run them on a quiet machine).")
 
@@ -28,3 +36,25 @@ def write(
         return
     for name, value in figures.items():
         typer.echo(f"{name:<28} {value}")
+
+
+@app.command()
+@handles_errors
+def anchors(
+    path: Annotated[Path, typer.Argument(help="The source tree to index.")],
+    project: Annotated[str, typer.Option(help="Project name for the scratch code graph.")],
+    workers: WorkersOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Cold index and unchanged re-index of a tree, under a scratch principal."""
+    figures = run_anchor_bench(path, project, workers)
+    if as_json:
+        print_json(figures)
+        return
+    cold, warm = figures["cold"], figures["warm"]
+    typer.echo(
+        f"cold: {cold['seconds']:.2f}s  {cold['files_per_s']} files/s  "
+        f"{cold['symbols_per_s']} symbols/s  ({figures['files']} files, "
+        f"{figures['symbols']} symbols)"
+    )
+    typer.echo(f"warm: {warm['seconds']:.2f}s  {warm['writes']} writes")

@@ -141,12 +141,26 @@ def register(app: typer.Typer) -> None:
         ] = None,
         authority: AuthorityOption = "agent",
         evidence: EvidenceOption = None,
+        anchor: Annotated[str | None, typer.Option(help="Symbol key the belief is about.")] = None,
+        anchor_path: Annotated[
+            str | None, typer.Option(help="File of the symbol (with --anchor-symbol).")
+        ] = None,
+        anchor_symbol: Annotated[
+            str | None, typer.Option(help="Name or qualified name in --anchor-path.")
+        ] = None,
+        anchor_unverifiable: Annotated[
+            bool,
+            typer.Option("--anchor-unverifiable", help="Keep a key that cannot be checked."),
+        ] = False,
         idempotency_key: IdempotencyKeyOption = None,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
         """State a belief; prints its id."""
+        anchor_ref: str | dict[str, str | None] | None = anchor
+        if anchor_path is not None or anchor_symbol is not None:
+            anchor_ref = {"key": anchor, "path": anchor_path, "symbol": anchor_symbol}
         with open_memory(principal, data_dir) as memory:
             belief_id = memory.believe(
                 statement,
@@ -157,6 +171,8 @@ def register(app: typer.Typer) -> None:
                 portability=portability,
                 authority=authority,
                 evidence=evidence or [],
+                anchor=anchor_ref,
+                anchor_unverifiable=anchor_unverifiable,
                 idempotency_key=idempotency_key,
             )
         print_json({"id": belief_id}) if as_json else typer.echo(belief_id)

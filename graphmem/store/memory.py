@@ -8,6 +8,7 @@ its ``idempotency_key`` was written before. Every read filters on the principal.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ from graphmem.models import (
     NewEpisode,
     Scope,
 )
+from graphmem.store.anchoring import AnchorRequest, resolve_anchors
 from graphmem.store.cypher import cypher
 from graphmem.store.database import Database, run
 from graphmem.store.ids import new_id
@@ -158,48 +160,77 @@ def create_episodes(
 # --- beliefs ------------------------------------------------------------------------
 
 
-def _belief_row(
-    belief: NewBelief, belief_id: str, now: datetime, scope: Scope, origins: list[str]
-) -> dict[str, Any]:
-    props = belief.model_dump(exclude={"evidence"})
+@dataclass(frozen=True)
+class _PendingBelief:
+    """A belief about to be created: where it came from and what it will be."""
+
+    row: int | None
+    belief: NewBelief
+    id: str
+    scope: Scope
+    origins: list[str]
+    anchor_key: str | None = None
+    anchor_hash: str | None = None
+
+
+def _belief_row(pending: _PendingBelief, now: datetime) -> dict[str, Any]:
+    belief = pending.belief
+    props = belief.model_dump(exclude={"evidence", "anchor", "anchor_unverifiable"})
     props.update(
-        id=belief_id,
+        id=pending.id,
         portability=belief.effective_portability,
         valid_from=belief.valid_from or now,
-        scope=scope,
-        origins=origins,
+        scope=pending.scope,
+        origins=pending.origins,
+        anchor_key=pending.anchor_key,
+        anchor_hash=pending.anchor_hash,
     )
     evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
     return {"props": props, "evidence": evidence}
 
 
+def _with_anchors(
+    tx: ManagedTransaction, principal: str, pending: Sequence[_PendingBelief]
+) -> list[_PendingBelief]:
+    """Resolves the writers' anchors of the pending beliefs that have one."""
+    anchored = [p for p in pending if p.belief.anchor is not None]
+    requests = [
+        AnchorRequest(p.row, p.belief.project, p.belief.anchor, p.belief.anchor_unverifiable)
+        for p in anchored
+        if p.belief.anchor is not None
+    ]
+    resolved = dict(
+        zip((p.id for p in anchored), resolve_anchors(tx, principal, requests), strict=True)
+    )
+    return [
+        replace(p, anchor_key=resolved[p.id][0], anchor_hash=resolved[p.id][1])
+        if p.id in resolved
+        else p
+        for p in pending
+    ]
+
+
 def _insert_beliefs(
-    tx: ManagedTransaction,
-    principal: str,
-    now: datetime,
-    rows: Sequence[tuple[int | None, NewBelief, str, Scope, list[str]]],
+    tx: ManagedTransaction, principal: str, now: datetime, pending: Sequence[_PendingBelief]
 ) -> None:
     _check_episodes_exist(
         tx,
         principal,
         [
-            (index, f"evidence[{j}].episode_id", evidence.episode_id)
-            for index, belief, _, _, _ in rows
-            for j, evidence in enumerate(belief.evidence)
+            (p.row, f"evidence[{j}].episode_id", evidence.episode_id)
+            for p in pending
+            for j, evidence in enumerate(p.belief.evidence)
         ],
     )
-    if rows:
+    if pending:
         created = run(
             tx,
             "belief/create",
             principal=principal,
             now=now,
-            rows=[
-                _belief_row(belief, belief_id, now, scope, origins)
-                for _, belief, belief_id, scope, origins in rows
-            ],
+            rows=[_belief_row(p, now) for p in pending],
         )
-        _check_created(created, len(rows))
+        _check_created(created, len(pending))
 
 
 def create_beliefs(
@@ -211,14 +242,16 @@ def create_beliefs(
     def work(tx: ManagedTransaction) -> list[str]:
         keys = [b.idempotency_key for b in beliefs]
         assigned = _assign_ids(keys, _existing_keys(tx, "belief", principal, keys))
-        rows = [
-            (index if row_numbers else None, belief, belief_id, Scope.PROJECT, [belief.project])
+        pending = [
+            _PendingBelief(
+                index if row_numbers else None, belief, belief_id, Scope.PROJECT, [belief.project]
+            )
             for index, (belief, (belief_id, is_new)) in enumerate(
                 zip(beliefs, assigned, strict=True)
             )
             if is_new
         ]
-        _insert_beliefs(tx, principal, now, rows)
+        _insert_beliefs(tx, principal, now, _with_anchors(tx, principal, pending))
         return [belief_id for belief_id, _ in assigned]
 
     return _write_idempotent(db, work, keyed=any(b.idempotency_key for b in beliefs))
@@ -236,16 +269,19 @@ def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:
             "portability",
             "authority",
             "state",
-            "anchor_key",
-            "anchor_hash",
         )
     }
-    given = changes.model_dump(exclude_none=True, exclude={"evidence", "idempotency_key"})
+    given = changes.model_dump(
+        exclude_none=True,
+        exclude={"evidence", "idempotency_key", "anchor", "anchor_unverifiable"},
+    )
     if given.get("type", old["type"]) != old["type"] and "portability" not in given:
         inherited["portability"] = None  # the new type's default, not the old type's
     fields = {
         **inherited,
         **given,
+        "anchor": changes.anchor,
+        "anchor_unverifiable": changes.anchor_unverifiable,
         "evidence": changes.evidence,
         "idempotency_key": changes.idempotency_key,
     }
@@ -299,9 +335,18 @@ def supersede(
                 field="valid_from",
                 rule="after_superseded",
             )
-        new_belief_id = new_id()
-        row = (None, new, new_belief_id, old["scope"], [new.project])
-        _insert_beliefs(tx, principal, now, [row])
+        pending = _PendingBelief(
+            None,
+            new,
+            new_id(),
+            old["scope"],
+            [new.project],
+            anchor_key=old.get("anchor_key"),  # kept unless the writer re-anchors
+            anchor_hash=old.get("anchor_hash"),
+        )
+        (pending,) = _with_anchors(tx, principal, [pending])
+        _insert_beliefs(tx, principal, now, [pending])
+        new_belief_id = pending.id
         run(
             tx,
             "belief/mark_superseded",

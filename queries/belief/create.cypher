@@ -1,4 +1,4 @@
-// Creates a batch of beliefs, each with its seq, provenance edges and event.
+// Creates a batch of beliefs, each with its seq, provenance edges, anchor links and event.
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
 WITH principal
@@ -18,6 +18,11 @@ CALL (b, row) {
   WHERE e.principal = $principal
   MERGE (b)-[link:DERIVED_FROM]->(e)
     ON CREATE SET link.role = evidence.role
+}
+CALL (b) {
+  MATCH (s:Symbol {key: b.anchor_key})
+  WHERE s.principal = $principal
+  MERGE (b)-[:ANCHORED_TO]->(s)
 }
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'belief.created', node_id: b.id,

@@ -1,4 +1,6 @@
-// Creates a batch of episodes, each with its seq, project link, parent link and event.
+// Creates a batch of episodes, each with its seq, project and parent links, TOUCHED links
+// to the symbols its paths name (a file path: all its symbols; a key: that symbol), and
+// its event.
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
 WITH principal
@@ -17,6 +19,17 @@ CALL (e, row) {
   MATCH (parent:Episode {id: row.parent})
   WHERE parent.principal = $principal
   CREATE (e)-[:PART_OF]->(parent)
+}
+CALL (e) {
+  UNWIND e.paths AS path
+  CALL (e, path) {
+    MATCH (s:Symbol {principal: $principal, project: e.project, path: path})
+    RETURN s
+    UNION
+    MATCH (s:Symbol {principal: $principal, project: e.project, key: path})
+    RETURN s
+  }
+  MERGE (e)-[:TOUCHED]->(s)
 }
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'episode.created', node_id: e.id,

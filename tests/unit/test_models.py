@@ -63,7 +63,12 @@ def test_portability_may_be_lowered_never_raised(belief_type: BeliefType) -> Non
         ({"authority": "boss"}, ("authority", "enum")),
         ({"state": "retired"}, ("state", "value_error")),
         ({"evidence": ["nope"]}, ("evidence.0.episode_id", "string_pattern_mismatch")),
-        ({"anchor_hash": "sha256:v1:abc"}, ("anchor_hash", "value_error")),
+        ({"anchor": "not a key"}, ("anchor.key", "string_pattern_mismatch")),
+        ({"anchor": {"path": "a.py"}}, ("anchor", "value_error")),
+        (
+            {"anchor": {"path": "a.py", "symbol": "f"}, "anchor_unverifiable": True},
+            ("anchor_unverifiable", "value_error"),
+        ),
         ({"unknown": 1}, ("unknown", "extra_forbidden")),
         ({"project": ""}, ("project", "string_pattern_mismatch")),
         ({"valid_from": "2026-01-01T00:00:00"}, ("valid_from", "timezone_aware")),

@@ -6,6 +6,11 @@ import graphmem
 from graphmem import errors
 
 PUBLIC = {
+    "AnchorCandidate",
+    "AnchorRef",
+    "AnchorState",
+    "AnchorStatus",
+    "IndexSummary",
     "Authority",
     "Belief",
     "BeliefChanges",

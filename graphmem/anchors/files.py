@@ -1,0 +1,114 @@
+"""Lists the source files under a root: ``git ls-files`` in a work tree, else a walk.
+
+Symlinks are never followed. Files graphmem cannot index are counted with a reason.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from graphmem.anchors.languages import language_for_path, load_language
+
+MAX_FILE_BYTES = 1_000_000
+_VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to index: its root-relative POSIX path and language."""
+
+    path: str
+    lang: str
+
+
+@dataclass
+class Listing:
+    """The files to index, the ones that failed a check, and what was ignored."""
+
+    files: list[SourceFile] = field(default_factory=list)
+    failures: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """path → (lang, reason) for supported files that cannot be indexed."""
+    ignored: Counter[str] = field(default_factory=Counter)
+    """reason → count for files that are not code graphmem indexes."""
+
+
+def _git_paths(root: Path) -> list[str] | None:
+    try:
+        inside = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError:
+        return None
+    if inside.returncode != 0 or inside.stdout.strip() != "true":
+        return None
+    listed = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+    )
+    return sorted({p for p in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if p})
+
+
+def _walked_paths(root: Path, ignored: Counter[str]) -> list[str]:
+    paths: list[str] = []
+    for directory, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(directory)
+        for name in list(dirnames):
+            if name in _VCS_DIRS:
+                dirnames.remove(name)
+            elif (here / name).is_symlink():
+                ignored["symlink"] += 1
+        paths.extend((here / name).relative_to(root).as_posix() for name in filenames)
+    return sorted(paths)
+
+
+def _symlink_reason(root: Path, full: Path) -> str:
+    target = Path(os.path.realpath(full))
+    try:
+        target.relative_to(root)
+    except ValueError:
+        return "symlink out of root"
+    return "symlink"
+
+
+def list_sources(root: Path) -> Listing:
+    """Lists what to index under ``root`` (a directory), with reasons for the rest."""
+    root = Path(os.path.realpath(root))
+    listing = Listing()
+    paths = _git_paths(root)
+    if paths is None:
+        paths = _walked_paths(root, listing.ignored)
+    for path in paths:
+        full = root / PurePosixPath(path)
+        if full.is_symlink():
+            listing.ignored[_symlink_reason(root, full)] += 1
+            continue
+        spec = language_for_path(path)
+        if spec is None:
+            listing.ignored["unsupported language"] += 1
+            continue
+        if load_language(spec.name) is None:
+            listing.ignored[f"{spec.name} grammar not installed"] += 1
+            continue
+        try:
+            info = full.lstat()
+        except FileNotFoundError:
+            continue  # listed by git but deleted from the work tree: gone
+        except OSError as error:
+            listing.failures[path] = (spec.name, f"unreadable: {error.strerror}")
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            listing.failures[path] = (spec.name, "unreadable: not a regular file")
+        elif info.st_size > MAX_FILE_BYTES:
+            listing.failures[path] = (spec.name, "too large (over 1 MB)")
+        else:
+            listing.files.append(SourceFile(path, spec.name))
+    return listing

@@ -1,0 +1,155 @@
+"""Anchor state at read time (design §4): computed, never stored (rule 4).
+
+A belief's anchor is checked against the code graph of the project being asked about,
+so one belief can be verified in one project and vanished in another.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+from graphmem.anchors.keys import split_key
+from graphmem.anchors.languages import language_named
+from graphmem.models import AnchorCandidate, AnchorState, AnchorStatus, Belief
+from graphmem.store.database import Database
+
+ANCHOR_PENALTY: dict[AnchorState, float] = {
+    AnchorState.UNANCHORED: 1.0,
+    AnchorState.VERIFIED: 1.0,
+    AnchorState.VANISHED: 0.5,
+    AnchorState.UNVERIFIABLE: 0.4,
+    AnchorState.DRIFTED: 0.25,
+}
+"""Rank multipliers; 0.25 is the floor (rule 2: demote, never delete)."""
+
+MAX_CANDIDATES = 3
+SIMILAR_NAME_RATIO = 0.5
+
+
+def classify(
+    anchor_key: str | None,
+    anchor_hash: str | None,
+    *,
+    project_indexed: bool,
+    current_hash: str | None,
+    file_error: str | None,
+) -> tuple[AnchorState, str | None]:
+    """Returns the anchor state and, for ``unverifiable``, why (a pure function)."""
+    if anchor_key is None:
+        return AnchorState.UNANCHORED, None
+    if anchor_hash is None:
+        return AnchorState.UNVERIFIABLE, "no hash was recorded for the anchor"
+    if language_named(split_key(anchor_key)[0]) is None:
+        return AnchorState.UNVERIFIABLE, "unsupported language"
+    if not project_indexed:
+        return AnchorState.UNVERIFIABLE, "the project has no code graph (run graphmem index)"
+    if file_error is not None:
+        return AnchorState.UNVERIFIABLE, f"its file cannot be parsed: {file_error}"
+    if current_hash is None:
+        return AnchorState.VANISHED, None
+    if current_hash == anchor_hash:
+        return AnchorState.VERIFIED, None
+    return AnchorState.DRIFTED, None
+
+
+def _rank_candidates(anchor_key: str, rows: Sequence[dict[str, Any]]) -> list[AnchorCandidate]:
+    """Same content first, then the same name elsewhere, then similar names in its file."""
+    qualname = split_key(anchor_key)[2]
+    ranked: dict[str, tuple[tuple[int, float, str], AnchorCandidate]] = {}
+    for row in rows:
+        if row["key"] == anchor_key:
+            continue
+        if row["reason"] == "same content":
+            order, score, reason = 0, 1.0, "same content"
+        elif row["reason"] == "same name":
+            order, score, reason = 1, 1.0, "same name"
+        else:
+            score = difflib.SequenceMatcher(None, qualname, row["qualname"]).ratio()
+            if score < SIMILAR_NAME_RATIO:
+                continue
+            order, reason = 2, "similar name"
+        rank = (order, -score, row["key"])
+        candidate = AnchorCandidate(key=row["key"], qualname=row["qualname"], reason=reason)
+        if row["key"] not in ranked or rank < ranked[row["key"]][0]:
+            ranked[row["key"]] = (rank, candidate)
+    return [candidate for _, candidate in sorted(ranked.values(), key=lambda item: item[0])][
+        :MAX_CANDIDATES
+    ]
+
+
+def anchor_statuses(
+    db: Database, principal: str, beliefs: Sequence[Belief], project: str | None = None
+) -> list[AnchorStatus]:
+    """Resolves the anchors of many beliefs in a few queries per project asked about.
+
+    Args:
+        db: The database.
+        principal: Whose beliefs and code graph.
+        beliefs: The beliefs to check.
+        project: The project to check against; each belief's own project when None.
+    """
+    by_project: dict[str, list[Belief]] = {}
+    for belief in beliefs:
+        by_project.setdefault(project or belief.project, []).append(belief)
+    statuses: dict[tuple[str, str], AnchorStatus] = {}
+    for asked, group in by_project.items():
+        params = {"principal": principal, "project": asked}
+        keys = sorted({b.anchor_key for b in group if b.anchor_key is not None})
+        indexed, current = False, {}
+        if keys:
+            indexed = bool(db.read("code/has_graph", **params)[0]["indexed"])
+            anchors = [{"key": key, "path": split_key(key)[1]} for key in keys]
+            records = db.read("anchor/resolve", anchors=anchors, **params)
+            current = {record["key"]: dict(record) for record in records}
+        states: dict[str, tuple[AnchorState, str | None]] = {}
+        for belief in group:
+            found = current.get(belief.anchor_key or "", {})
+            states[belief.id] = classify(
+                belief.anchor_key,
+                belief.anchor_hash,
+                project_indexed=indexed,
+                current_hash=found.get("hash"),
+                file_error=found.get("file_error"),
+            )
+        vanished = [b for b in group if states[b.id][0] is AnchorState.VANISHED]
+        candidates = _candidates(db, params, vanished)
+        for belief in group:
+            state, reason = states[belief.id]
+            statuses[(belief.id, asked)] = AnchorStatus(
+                belief_id=belief.id,
+                project=asked,
+                anchor_key=belief.anchor_key,
+                state=state,
+                anchor_penalty=ANCHOR_PENALTY[state],
+                applies_here=state in (AnchorState.UNANCHORED, AnchorState.VERIFIED),
+                reason=reason,
+                candidates=candidates.get(belief.id, []),
+            )
+    return [statuses[(b.id, project or b.project)] for b in beliefs]
+
+
+def _candidates(
+    db: Database, params: dict[str, str], vanished: Sequence[Belief]
+) -> dict[str, list[AnchorCandidate]]:
+    if not vanished:
+        return {}
+    anchors = []
+    for belief in vanished:
+        _, path, qualname, _ = split_key(belief.anchor_key or "")
+        anchors.append(
+            {
+                "key": belief.anchor_key,
+                "hash": belief.anchor_hash,
+                "path": path,
+                "name": qualname.rsplit(".", 1)[-1],
+            }
+        )
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for record in db.read("anchor/candidates", anchors=anchors, **params):
+        rows.setdefault(record["anchor"], []).append(dict(record))
+    return {
+        belief.id: _rank_candidates(belief.anchor_key or "", rows.get(belief.anchor_key or "", []))
+        for belief in vanished
+    }

@@ -1,0 +1,25 @@
+"""A throwaway principal for benchmarks: everything it wrote is deleted afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from graphmem.client import GraphMem
+from graphmem.store.database import Database
+from graphmem.store.ids import new_id
+from graphmem.store.memory import delete_principal
+
+
+@contextmanager
+def scratch_memory() -> Iterator[GraphMem]:
+    """Yields a client for a fresh ``bench-...`` principal, deleted on exit."""
+    with GraphMem(f"bench-{new_id()}") as memory:
+        try:
+            yield memory
+        finally:
+            cleanup = Database(memory.settings)
+            try:
+                delete_principal(cleanup, memory.principal)
+            finally:
+                cleanup.close()

@@ -1,0 +1,6 @@
+// Symbols a writer's anchor may mean: by key, or by file path and name/qualified name.
+UNWIND range(0, size($anchors) - 1) AS i
+WITH i, $anchors[i] AS anchor
+OPTIONAL MATCH (s:Symbol {principal: $principal, project: anchor.project, path: anchor.path})
+WHERE s.key = anchor.key OR s.qualname = anchor.symbol OR s.name = anchor.symbol
+RETURN i, collect({key: s.key, hash: s.hash, qualname: s.qualname}) AS matches

@@ -1,0 +1,9 @@
+// Updates the hash and lines of symbols whose key is unchanged; drops their
+// CONTAINS link when their container changed (link_contains re-creates it).
+UNWIND $symbols AS update
+MATCH (s:Symbol {principal: $principal, project: $project, key: update.props.key})
+SET s += update.props
+WITH s, update
+WHERE update.relink
+MATCH ()-[link:CONTAINS]->(s)
+DELETE link
