@@ -1,30 +1,71 @@
-"""The demo scenario: two projects, episodes, beliefs with provenance, one supersession.
+"""The demo scenario: memory across two projects, and a belief that drifts with its code.
 
-Every write carries an idempotency key, so running the demo again changes nothing.
+Episodes with observations, decisions and a failed attempt; beliefs with provenance;
+one supersession; then a belief anchored to indexed code goes from verified to
+drifted when the code is edited. Every write carries an idempotency key, so running
+the demo again changes no memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from graphmem.client import GraphMem
 
 BROWSER_QUERY = (
-    "MATCH (b:Belief {principal: $principal})-[r:DERIVED_FROM|SUPERSEDES]->(n) RETURN b, r, n"
+    "MATCH (b:Belief {principal: $principal})-[r:DERIVED_FROM|SUPERSEDES|ANCHORED_TO]->(n) "
+    "RETURN b, r, n"
 )
+
+
+SAMPLE_INVOICE = """\
+from decimal import ROUND_HALF_UP, Decimal
+
+
+class Invoice:
+    def __init__(self, lines):
+        self.lines = lines
+
+    def total(self):
+        cents = sum(Decimal(str(line.amount)) for line in self.lines)
+        return cents.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def render(invoice):
+    return f"{invoice.total():.2f} EUR"
+"""
+
+SAMPLE_EDIT = ("sum(Decimal(str(line.amount))", "sum(Decimal(line.amount)")
+"""The later edit: someone builds Decimal from floats again."""
+
+TOTAL_KEY = "python:billing/invoice.py::Invoice.total#method"
 
 
 @dataclass(frozen=True)
 class DemoResult:
-    """Ids the demo wrote, for callers and tests."""
+    """Ids the demo wrote and the anchor states it saw, for callers and tests."""
 
     episodes: dict[str, str]
     beliefs: dict[str, str]
+    anchor_states: list[str]
 
 
-def run_demo(memory: GraphMem, say: Callable[[str], None]) -> DemoResult:
-    """Writes the scenario into ``memory`` and narrates it through ``say``."""
+def _write_sample(root: Path, edited: bool) -> None:
+    source = SAMPLE_INVOICE.replace(*SAMPLE_EDIT) if edited else SAMPLE_INVOICE
+    (root / "billing").mkdir(parents=True, exist_ok=True)
+    (root / "billing" / "invoice.py").write_text(source, encoding="utf-8")
+
+
+def run_demo(memory: GraphMem, say: Callable[[str], None], workdir: Path) -> DemoResult:
+    """Writes the scenario into ``memory`` and narrates it through ``say``.
+
+    Args:
+        memory: The client (its principal owns the demo's memory).
+        say: Where narration goes.
+        workdir: Where the sample billing-api source tree is written and edited.
+    """
     episodes: dict[str, str] = {}
     say("1. An agent fixes a flaky test in billing-api and records what happened.")
     episodes["flaky"] = memory.remember(
@@ -148,4 +189,42 @@ def run_demo(memory: GraphMem, say: Callable[[str], None]) -> DemoResult:
         say(f"   {project}:")
         for belief in memory.list_beliefs(project=project):
             say(f"     - ({belief.type}) {belief.statement}")
-    return DemoResult(episodes=episodes, beliefs=beliefs)
+
+    say(f"5. graphmem indexes billing-api's code ({workdir}) with tree-sitter.")
+    _write_sample(workdir, edited=False)
+    summary = memory.index_code(workdir, "billing-api")
+    say(
+        f"   {summary.files_parsed + summary.files_skipped} file(s), {summary.symbols_added} "
+        "new symbol(s); episodes that named billing/invoice.py now TOUCH its symbols"
+    )
+    beliefs["anchored"] = memory.believe(
+        "Invoice.total builds Decimal from str(amount), so cents never drift",
+        project="billing-api",
+        type="fact",
+        subject="invoice total",
+        confidence=0.9,
+        anchor=TOTAL_KEY,
+        evidence=[episodes["flaky"]],
+        idempotency_key="demo:belief:anchored",
+    )
+    states: list[str] = []
+    status = memory.anchor_status(beliefs["anchored"])
+    states.append(status.state)
+    say(f"   belief anchored to {TOTAL_KEY}")
+    say(
+        f"   anchor: {status.state} (penalty {status.anchor_penalty}, applies here: "
+        f"{status.applies_here})"
+    )
+
+    say("6. Someone edits Invoice.total to build Decimal from floats again; re-index.")
+    _write_sample(workdir, edited=True)
+    memory.index_code(workdir, "billing-api")
+    status = memory.anchor_status(beliefs["anchored"])
+    states.append(status.state)
+    say(
+        f"   anchor: {status.state} (penalty {status.anchor_penalty}, applies here: "
+        f"{status.applies_here}) - the belief is demoted, never deleted"
+    )
+    _write_sample(workdir, edited=False)  # leave the sample as the demo found it
+    memory.index_code(workdir, "billing-api")
+    return DemoResult(episodes=episodes, beliefs=beliefs, anchor_states=states)

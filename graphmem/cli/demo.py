@@ -37,13 +37,14 @@ def register(app: typer.Typer) -> None:
         server = start_server(directory, DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT)
         say(f"Neo4j at {server.bolt_uri}\n")
         with GraphMem(principal, data_dir=directory) as memory:
-            result = run_demo(memory, say)
+            result = run_demo(memory, say, directory / "demo" / "billing-api")
         parameter = f":param principal => {json.dumps(principal)}"
         if as_json:
             print_json(
                 {
                     "episodes": result.episodes,
                     "beliefs": result.beliefs,
+                    "anchor_states": result.anchor_states,
                     "browser_url": server.browser_url,
                     "cypher": [parameter, BROWSER_QUERY],
                 }

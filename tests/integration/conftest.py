@@ -126,9 +126,10 @@ def memory(make_memory: Callable[..., GraphMem]) -> GraphMem:
 
 
 @pytest.fixture
-def neo4j_env(neo4j_settings: ConnectionSettings) -> dict[str, str]:
-    """Environment that points the CLI at the test server."""
+def neo4j_env(neo4j_settings: ConnectionSettings, tmp_path: Path) -> dict[str, str]:
+    """Environment that points the CLI at the test server and a private data dir."""
     return {
+        "GRAPHMEM_DATA_DIR": str(tmp_path / "graphmem-data"),
         "GRAPHMEM_NEO4J_URI": neo4j_settings.uri,
         "GRAPHMEM_NEO4J_USER": neo4j_settings.user,
         "GRAPHMEM_NEO4J_PASSWORD": neo4j_settings.password,

@@ -106,7 +106,15 @@ def test_demo_command_on_the_configured_server(neo4j_env: dict[str, str]) -> Non
     code, out, _ = _run(neo4j_env, "demo", "--principal", neo4j_env["GRAPHMEM_PRINCIPAL"], "--json")
     assert code == 0
     result = json.loads(out)
-    assert set(result["beliefs"]) == {"decimal", "seed", "rounding", "display", "rounding_v2"}
+    assert set(result["beliefs"]) == {
+        "decimal",
+        "seed",
+        "rounding",
+        "display",
+        "rounding_v2",
+        "anchored",
+    }
+    assert result["anchor_states"] == ["verified", "drifted"]
     assert result["cypher"][1].startswith("MATCH (b:Belief {principal: $principal})")
     code, out, _ = _run(neo4j_env, "history", result["beliefs"]["rounding_v2"], "--json")
     assert [entry["id"] for entry in json.loads(out)] == [

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphmem import GraphMem
 from graphmem.demo import run_demo
 from tests.integration.conftest import Graph
 
 
 def test_demo_writes_the_scenario_and_a_rerun_changes_nothing(
-    memory: GraphMem, graph: Graph
+    memory: GraphMem, graph: Graph, tmp_path: Path
 ) -> None:
     lines: list[str] = []
-    first = run_demo(memory, lines.append)
+    first = run_demo(memory, lines.append, tmp_path)
+    assert first.anchor_states == ["verified", "drifted"]
     nodes = graph.query("MATCH (n {principal: $p}) RETURN count(n) AS c", p=memory.principal)
-    second = run_demo(memory, lambda line: None)
+    second = run_demo(memory, lambda line: None, tmp_path)
     assert first == second
     again = graph.query("MATCH (n {principal: $p}) RETURN count(n) AS c", p=memory.principal)
     assert nodes == again
