@@ -9,6 +9,7 @@ unchanged tree writes nothing.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from collections import Counter
@@ -95,7 +96,9 @@ def _extractions(tasks: list[tuple[str, str, bytes]], workers: int) -> Iterator[
     if len(tasks) < PARALLEL_THRESHOLD or workers <= 1:
         yield from map(_extract_task, tasks)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawn, not fork: the parent holds driver threads and locks a fork would copy.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         yield from pool.map(_extract_task, tasks, chunksize=8)
 
 
