@@ -5,9 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from graphmem import GraphMem
+from graphmem.anchors.sync import PARALLEL_THRESHOLD
 from tests.integration.conftest import Graph
 
 TOTAL = "python:billing/invoice.py::Invoice.total#method"
@@ -140,3 +143,33 @@ def test_bad_files_are_counted_with_reasons_and_never_stop_the_run(
     # Still failing next time: reported again, nothing rewritten.
     again = memory.index_code(project_root, "shop")
     assert {f["path"] for f in again.failed} == set(reasons) and again.writes == 0
+
+
+def test_parallel_parsing_gives_the_same_graph_as_one_process(
+    make_memory: Callable[..., GraphMem], graph: Graph, tmp_path: Path
+) -> None:
+    root = tmp_path / "many"
+    for index in range(PARALLEL_THRESHOLD + 8):
+        module = root / f"pkg{index % 4}" / f"mod{index}.py"
+        module.parent.mkdir(parents=True, exist_ok=True)
+        module.write_text(
+            f"class C{index}:\n    def run(self):\n        return helper()\n\n"
+            f"def helper():\n    return {index}\n"
+        )
+    serial, parallel = make_memory(), make_memory()
+    one = serial.index_code(root, "many", workers=1)
+    two = parallel.index_code(root, "many", workers=2)
+    assert one.files_parsed == two.files_parsed == PARALLEL_THRESHOLD + 8
+    assert one.symbols_added == two.symbols_added == 3 * (PARALLEL_THRESHOLD + 8)
+    assert _without_principal(_export(graph, serial.principal)) == _without_principal(
+        _export(graph, parallel.principal)
+    )
+
+
+def _without_principal(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {**row, "props": {k: v for k, v in row["props"].items() if k != "principal"}}
+        if "props" in row
+        else row
+        for row in rows
+    ]
