@@ -38,6 +38,9 @@ def test_installed_wheel_finds_its_data(tmp_path: Path) -> None:
         "graphmem/_data/docker/neo4j-local/neo4j-local",
         "graphmem/_data/docker/docker-compose.yml",
         "graphmem/_data/extractors/README.md",
+        "graphmem/_data/extractors/python.scm",
+        "graphmem/embed/wordpiece/vocab.txt",
+        "graphmem/embed/wordpiece/LICENSE",
     ):
         assert expected in names
     target = tmp_path / "site"

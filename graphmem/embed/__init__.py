@@ -1,0 +1,1 @@
+"""Embedders: the protocol, the default offline MiniLM on onnxruntime, and a cache."""

@@ -1,0 +1,53 @@
+"""An embedding cache keyed by (model id, sha256 of the text), least recently used out."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import numpy as np
+
+from graphmem.embed.protocol import Embedder, Vectors
+
+
+class CachedEmbedder:
+    """Wraps an embedder; texts seen before are not embedded again."""
+
+    def __init__(self, inner: Embedder, max_entries: int = 50_000) -> None:
+        self.inner = inner
+        self.max_entries = max_entries
+        self._vectors: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def model_id(self) -> str:
+        """The wrapped embedder's model id."""
+        return self.inner.model_id
+
+    @property
+    def dim(self) -> int:
+        """The wrapped embedder's dimension."""
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Returns the vectors, embedding only texts not in the cache (once each)."""
+        keys = [(self.inner.model_id, hashlib.sha256(t.encode()).hexdigest()) for t in texts]
+        missing = list(dict.fromkeys(k for k in keys if k not in self._vectors))
+        if missing:
+            first_text = {key: text for key, text in zip(keys, texts, strict=True)}
+            fresh = self.inner.embed([first_text[key] for key in missing])
+            for key, vector in zip(missing, fresh, strict=True):
+                self._vectors[key] = vector
+        self.misses += len(missing)
+        self.hits += len(keys) - len(missing)
+        rows = []
+        for key in keys:
+            self._vectors.move_to_end(key)
+            rows.append(self._vectors[key])
+        while len(self._vectors) > self.max_entries:
+            self._vectors.popitem(last=False)
+        if not rows:
+            return np.zeros((0, self.inner.dim), dtype=np.float32)
+        return np.stack(rows).astype(np.float32, copy=False)

