@@ -11,6 +11,8 @@ from typing import Any
 
 from graphmem.anchors.state import anchor_statuses
 from graphmem.anchors.sync import IndexSummary, index_code
+from graphmem.embed.minilm import default_embedder
+from graphmem.embed.protocol import Embedder
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.models import (
     DEFAULT_CONFIDENCE,
@@ -18,22 +20,32 @@ from graphmem.models import (
     NAME_PATTERN,
     AnchorRef,
     AnchorStatus,
+    Arm,
     Authority,
     Belief,
     BeliefChanges,
     BeliefState,
     BeliefType,
     Episode,
+    EpisodeSearchResult,
     Evidence,
     HistoryEntry,
     ListFilters,
     NewBelief,
     NewEpisode,
     Portability,
+    RecallQuery,
+    RecallResult,
     Scope,
     SupersedeReason,
 )
-from graphmem.settings import ConnectionSettings, resolve_connection, resolve_principal
+from graphmem.recall.engine import RecallEngine
+from graphmem.settings import (
+    ConnectionSettings,
+    resolve_connection,
+    resolve_data_dir,
+    resolve_principal,
+)
 from graphmem.store import memory
 from graphmem.store.database import Database
 from graphmem.store.migrations import apply_migrations
@@ -102,12 +114,19 @@ class GraphMem:
         database: str | None = None,
         data_dir: str | Path | None = None,
         migrate: bool = True,
+        embedder: Embedder | None = None,
     ) -> None:
         self.principal = resolve_principal(principal)
         self.settings: ConnectionSettings = resolve_connection(
             uri=uri, user=user, password=password, database=database, data_dir=data_dir
         )
         self._db = Database(self.settings)
+        self._recall = RecallEngine(
+            self._db,
+            self.principal,
+            (lambda: embedder) if embedder is not None else default_embedder,
+            resolve_data_dir(data_dir) / "views",
+        )
         try:
             self._db.verify()
             if migrate:
@@ -421,3 +440,105 @@ class GraphMem:
     def anchor_status(self, belief_id: str, project: str | None = None) -> AnchorStatus:
         """Checks one belief's anchor (see :meth:`anchor_statuses`)."""
         return self.anchor_statuses([belief_id], project)[0]
+
+    # --- recall ---------------------------------------------------------------------
+
+    def recall(
+        self,
+        query: str,
+        *,
+        project: str | None = None,
+        types: Iterable[BeliefType | str] | None = None,
+        as_of: datetime | None = None,
+        k: int = 10,
+        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC),
+    ) -> RecallResult:
+        """Recalls the beliefs that answer ``query`` ("what is true"), best first.
+
+        Hard filters first (principal; live, or valid and recorded at ``as_of``; a
+        local belief only in its project; ``types``); then the arms, fused by
+        reciprocal rank fusion (k=60); then read-time weights (confidence, state,
+        anchor penalty in ``project``, cross-project portability) and a relevance
+        floor. Every call records a ``:RecallTrace`` whose id the result carries.
+
+        Args:
+            query: What the agent wants to know (user text; never query syntax).
+            project: The project asked about (weights and anchors); None: all.
+            types: Only these belief types.
+            as_of: Answer as of this moment (aware datetime) instead of now.
+            k: At most this many items (1 to 200).
+            arms: Which arms to use: lexical, semantic.
+
+        Raises:
+            InvalidInput: A parameter breaks a rule (empty query, unknown arm...).
+        """
+        request = parse(
+            RecallQuery,
+            {
+                "query": query,
+                "project": project,
+                "types": list(types) if types is not None else None,
+                "as_of": as_of,
+                "k": k,
+                "arms": list(arms),
+            },
+        )
+        return self._recall.recall(request)
+
+    def search_episodes(
+        self,
+        query: str,
+        *,
+        project: str | None = None,
+        as_of: datetime | None = None,
+        k: int = 10,
+        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC),
+    ) -> EpisodeSearchResult:
+        """Finds the episodes that answer ``query`` ("what happened"), best first.
+
+        Args:
+            query: What the agent wants to find (user text; never query syntax).
+            project: Only this project's episodes; None: all.
+            as_of: Only episodes that had happened by then.
+            k: At most this many (1 to 200).
+            arms: Which arms to use: lexical, semantic.
+
+        Raises:
+            InvalidInput: A parameter breaks a rule.
+        """
+        request = parse(
+            RecallQuery,
+            {"query": query, "project": project, "as_of": as_of, "k": k, "arms": list(arms)},
+        )
+        return self._recall.search_episodes(request)
+
+    def reindex(self) -> dict[str, int]:
+        """Rebuilds the local semantic views from the graph; returns events replayed."""
+        return {surface: self._recall.view(surface).rebuild() for surface in ("belief", "episode")}
+
+    def get_trace(self, trace_id: str, *, operator: bool = False) -> dict[str, Any]:
+        """Returns a recall trace of this principal.
+
+        Args:
+            trace_id: The id a recall returned.
+            operator: Include the operator-only fields (arm ranks, latencies, policy
+                version); the default view is safe to show a user.
+
+        Raises:
+            NotFound: No such trace for this principal.
+        """
+        _check_id(trace_id, "trace_id")
+        records = self._db.read("recall/get_trace", principal=self.principal, id=trace_id)
+        if not records:
+            raise NotFound(
+                f"trace {trace_id} does not exist for this principal",
+                field="trace_id",
+                rule="exists",
+            )
+        trace = {
+            key: value.to_native() if hasattr(value, "to_native") else value
+            for key, value in records[0]["trace"].items()
+        }
+        if operator:
+            return trace
+        return {key: value for key, value in trace.items() if not key.startswith("operator_")}

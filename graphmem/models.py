@@ -456,3 +456,92 @@ class AnchorStatus(_Stored):
     reason: str | None = None
     """Why the state is ``unverifiable``."""
     candidates: list[AnchorCandidate] = []
+
+
+class Arm(StrEnum):
+    """A recall arm (design §5.2)."""
+
+    LEXICAL = "lexical"
+    SEMANTIC = "semantic"
+    GRAPH = "graph"
+    STRUCTURED = "structured"
+
+
+class RecallItem(_Stored):
+    """One recalled belief, with what the reader needs to weigh and cite it."""
+
+    id: str
+    statement: str
+    type: BeliefType
+    confidence_band: str
+    project: str
+    origins: list[str]
+    scope: Scope
+    anchor_state: AnchorState
+    applies_here: bool
+    evidence: list[str]
+    """Provenance: the ids of the episodes it was derived from."""
+    arm_ranks: dict[str, int]
+    score: float
+
+
+class Conflict(_Stored):
+    """Two recalled beliefs linked CONFLICTS_WITH (an unresolved contradiction)."""
+
+    a: str
+    b: str
+
+
+class _RenderedResult(_Stored):
+    """What every recall surface returns besides its items."""
+
+    query: str
+    project: str | None
+    dropped: int
+    """Candidates below the relevance floor or beyond k."""
+    blocked: int
+    """Candidates removed by the hard filters (superseded, retired, other scope...)."""
+    rendered: str
+    rendered_sha256: str
+    trace_id: str
+
+    def render(self) -> str:
+        """The deterministic text block for a prompt."""
+        return self.rendered
+
+
+class RecallResult(_RenderedResult):
+    """What :meth:`GraphMem.recall` returns; ``rendered`` is the byte-stable text."""
+
+    items: list[RecallItem]
+    conflicts: list[Conflict]
+
+
+class EpisodeHit(_Stored):
+    """One episode found by :meth:`GraphMem.search_episodes`."""
+
+    id: str
+    title: str
+    text: str | None
+    project: str
+    kind: EpisodeKind
+    outcome: Outcome
+    arm_ranks: dict[str, int]
+    score: float
+
+
+class EpisodeSearchResult(_RenderedResult):
+    """What :meth:`GraphMem.search_episodes` returns."""
+
+    items: list[EpisodeHit]
+
+
+class RecallQuery(_Input):
+    """What a caller asks :meth:`GraphMem.recall` or :meth:`GraphMem.search_episodes`."""
+
+    query: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=20_000), _CLEAN]
+    project: Name | None = None
+    types: Annotated[list[BeliefType], Field(max_length=7)] | None = None
+    as_of: AwareDatetime | None = None
+    k: Annotated[int, Field(strict=True, ge=1, le=200)] = 10
+    arms: Annotated[list[Arm], Field(min_length=1, max_length=4)] = [Arm.LEXICAL, Arm.SEMANTIC]

@@ -8,12 +8,37 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from graphmem.anchors.keys import split_key
 from graphmem.anchors.languages import language_named
-from graphmem.models import AnchorCandidate, AnchorState, AnchorStatus, Belief
+from graphmem.models import AnchorCandidate, AnchorState, AnchorStatus
 from graphmem.store.database import Database
+
+
+class Anchored(Protocol):
+    """What anchor resolution needs of a belief."""
+
+    @property
+    def id(self) -> str:
+        """The belief's id."""
+        ...
+
+    @property
+    def project(self) -> str:
+        """The project it was stated in."""
+        ...
+
+    @property
+    def anchor_key(self) -> str | None:
+        """Its anchor key, if any."""
+        ...
+
+    @property
+    def anchor_hash(self) -> str | None:
+        """The anchored symbol's hash when the belief was written."""
+        ...
+
 
 ANCHOR_PENALTY: dict[AnchorState, float] = {
     AnchorState.UNANCHORED: 1.0,
@@ -80,7 +105,7 @@ def _rank_candidates(anchor_key: str, rows: Sequence[dict[str, Any]]) -> list[An
 
 
 def anchor_statuses(
-    db: Database, principal: str, beliefs: Sequence[Belief], project: str | None = None
+    db: Database, principal: str, beliefs: Sequence[Anchored], project: str | None = None
 ) -> list[AnchorStatus]:
     """Resolves the anchors of many beliefs in a few queries per project asked about.
 
@@ -90,7 +115,7 @@ def anchor_statuses(
         beliefs: The beliefs to check.
         project: The project to check against; each belief's own project when None.
     """
-    by_project: dict[str, list[Belief]] = {}
+    by_project: dict[str, list[Anchored]] = {}
     for belief in beliefs:
         by_project.setdefault(project or belief.project, []).append(belief)
     statuses: dict[tuple[str, str], AnchorStatus] = {}
@@ -131,7 +156,7 @@ def anchor_statuses(
 
 
 def _candidates(
-    db: Database, params: dict[str, str], vanished: Sequence[Belief]
+    db: Database, params: dict[str, str], vanished: Sequence[Anchored]
 ) -> dict[str, list[AnchorCandidate]]:
     if not vanished:
         return {}

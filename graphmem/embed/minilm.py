@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from graphmem.embed.cache import CachedEmbedder
 from graphmem.embed.protocol import Vectors
 from graphmem.errors import ConfigError
 
@@ -113,3 +114,9 @@ class MiniLMEmbedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         result: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         return result
+
+
+@cache
+def default_embedder() -> CachedEmbedder:
+    """The process-wide default embedder (loaded once, with an embedding cache)."""
+    return CachedEmbedder(MiniLMEmbedder())

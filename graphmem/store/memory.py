@@ -7,6 +7,7 @@ its ``idempotency_key`` was written before. Every read filters on the principal.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -36,6 +37,11 @@ T = TypeVar("T")
 
 _IDEMPOTENCY_RACE_RETRIES = 3
 _CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+
+def principal_key(principal: str) -> str:
+    """The principal as one Lucene token (see migration 006); the same in Cypher there."""
+    return "pk_" + re.sub(r"[.:/@+-]", "_", principal.lower())
 
 
 def _write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keyed: bool) -> T:
@@ -147,6 +153,7 @@ def create_episodes(
                 tx,
                 "episode/create",
                 principal=principal,
+                principal_key=principal_key(principal),
                 now=now,
                 actor="writer",
                 rows=[_episode_row(episode, episode_id) for _, episode, episode_id in rows],
@@ -227,6 +234,7 @@ def _insert_beliefs(
             tx,
             "belief/create",
             principal=principal,
+            principal_key=principal_key(principal),
             now=now,
             rows=[_belief_row(p, now) for p in pending],
         )

@@ -10,7 +10,8 @@ WITH base + i + 1 AS seq, $rows[i] AS row
 MERGE (project:Project {principal: $principal, name: row.props.project})
   ON CREATE SET project.created_at = $now
 CREATE (b:Belief)
-SET b = row.props, b.principal = $principal, b.seq = seq, b.recorded_at = $now
+SET b = row.props, b.principal = $principal, b.principal_key = $principal_key, b.seq = seq,
+    b.recorded_at = $now
 WITH b, row, seq
 CALL (b, row) {
   UNWIND row.evidence AS evidence

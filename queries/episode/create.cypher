@@ -12,7 +12,8 @@ WITH base + i + 1 AS seq, $rows[i] AS row
 MERGE (project:Project {principal: $principal, name: row.props.project})
   ON CREATE SET project.created_at = $now
 CREATE (e:Episode)
-SET e = row.props, e.principal = $principal, e.seq = seq, e.recorded_at = $now
+SET e = row.props, e.principal = $principal, e.principal_key = $principal_key, e.seq = seq,
+    e.recorded_at = $now
 CREATE (e)-[:IN_PROJECT]->(project)
 WITH e, row, seq
 CALL (e, row) {

@@ -100,8 +100,14 @@ def graph(neo4j_settings: ConnectionSettings) -> Iterator[Graph]:
 
 
 @pytest.fixture
-def make_memory(neo4j_settings: ConnectionSettings) -> Iterator[Callable[..., GraphMem]]:
-    """Opens clients for fresh (or given) principals; closes them afterwards."""
+def make_memory(
+    neo4j_settings: ConnectionSettings, tmp_path: Path
+) -> Iterator[Callable[..., GraphMem]]:
+    """Opens clients for fresh (or given) principals; closes them afterwards.
+
+    Each client keeps its derived views (FAISS files) in a data directory of its own,
+    as two processes on two machines would.
+    """
     opened: list[GraphMem] = []
 
     def make(principal: str | None = None) -> GraphMem:
@@ -110,6 +116,7 @@ def make_memory(neo4j_settings: ConnectionSettings) -> Iterator[Callable[..., Gr
             uri=neo4j_settings.uri,
             user=neo4j_settings.user,
             password=neo4j_settings.password,
+            data_dir=tmp_path / f"client-{len(opened)}",
         )
         opened.append(client)
         return client

@@ -37,8 +37,8 @@ INDEXES = {
     "episode_principal",
     "episode_seq",
     "memory_event_principal_seq",
-    "belief_text",
-    "episode_text",
+    "belief_text_v2",
+    "episode_text_v2",
 }
 
 
@@ -63,7 +63,8 @@ def test_schema_has_the_constraints_and_indexes_of_design_section_3(graph: Graph
         r["name"]: r["type"] for r in graph.query("SHOW INDEXES YIELD name, type RETURN name, type")
     }
     assert set(indexes) >= INDEXES
-    assert indexes["belief_text"] == indexes["episode_text"] == "FULLTEXT"
+    assert indexes["belief_text_v2"] == indexes["episode_text_v2"] == "FULLTEXT"
+    assert "belief_text" not in indexes  # replaced by migration 006
     clock = graph.query("MATCH (c:Clock {id: 'memory'}) RETURN c.seq AS seq")
     assert len(clock) == 1
 

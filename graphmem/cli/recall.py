@@ -1,0 +1,158 @@
+"""Recall commands: recall (beliefs), search (episodes), trace, reindex."""
+
+import json
+from datetime import datetime
+from typing import Annotated
+
+import typer
+
+from graphmem.cli._common import (
+    DataDirOption,
+    JsonOption,
+    PrincipalOption,
+    handles_errors,
+    open_memory,
+    print_json,
+)
+from graphmem.errors import InvalidInput
+
+ProjectOption = Annotated[
+    str | None, typer.Option(help="The project asked about (weights, anchors).")
+]
+AllProjectsOption = Annotated[
+    bool, typer.Option("--all-projects", help="Ask across every project (no project weight).")
+]
+KOption = Annotated[int, typer.Option("--k", help="At most this many items (1-200).")]
+ArmsOption = Annotated[str, typer.Option(help="Comma-separated arms: lexical,semantic.")]
+AsOfOption = Annotated[
+    str | None, typer.Option("--as-of", help="ISO 8601 time with a zone: answer as of then.")
+]
+
+
+def _as_of(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(
+            f"--as-of: {value!r} is not an ISO 8601 time", field="as_of", rule="iso8601"
+        ) from None
+
+
+def _project(project: str | None, all_projects: bool) -> str | None:
+    if project is None and not all_projects:
+        raise InvalidInput(
+            "--project: say which project you ask about, or --all-projects",
+            field="project",
+            rule="required",
+        )
+    return None if all_projects else project
+
+
+def register(app: typer.Typer) -> None:
+    """Adds the recall commands to ``app``."""
+
+    @app.command()
+    @handles_errors
+    def recall(
+        query: Annotated[str, typer.Argument(help="What you want to know.")],
+        project: ProjectOption = None,
+        all_projects: AllProjectsOption = False,
+        k: KOption = 10,
+        arms: ArmsOption = "lexical,semantic",
+        as_of: AsOfOption = None,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Recall the beliefs that answer QUERY, best first."""
+        with open_memory(principal, data_dir) as memory:
+            result = memory.recall(
+                query,
+                project=_project(project, all_projects),
+                k=k,
+                arms=[arm.strip() for arm in arms.split(",") if arm.strip()],
+                as_of=_as_of(as_of),
+            )
+        if as_json:
+            print_json(
+                {
+                    "items": [item.model_dump(mode="json") for item in result.items],
+                    "conflicts": [c.model_dump(mode="json") for c in result.conflicts],
+                    "trace_id": result.trace_id,
+                }
+            )
+        else:
+            typer.echo(result.render(), nl=False)
+
+    @app.command()
+    @handles_errors
+    def search(
+        query: Annotated[str, typer.Argument(help="What happened that you want to find.")],
+        project: Annotated[str | None, typer.Option(help="Only this project.")] = None,
+        k: KOption = 10,
+        arms: ArmsOption = "lexical,semantic",
+        as_of: AsOfOption = None,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Search episodes for QUERY, best first."""
+        with open_memory(principal, data_dir) as memory:
+            result = memory.search_episodes(
+                query,
+                project=project,
+                k=k,
+                arms=[arm.strip() for arm in arms.split(",") if arm.strip()],
+                as_of=_as_of(as_of),
+            )
+        if as_json:
+            print_json(
+                {
+                    "items": [item.model_dump(mode="json") for item in result.items],
+                    "conflicts": [],
+                    "trace_id": result.trace_id,
+                }
+            )
+        else:
+            typer.echo(result.render(), nl=False)
+
+    @app.command()
+    @handles_errors
+    def trace(
+        trace_id: Annotated[str, typer.Argument(metavar="ID")],
+        operator: Annotated[
+            bool, typer.Option("--operator", help="Include arm ranks, latencies, policy.")
+        ] = False,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Show what a recall rendered (and, with --operator, how it ranked)."""
+        with open_memory(principal, data_dir) as memory:
+            shown = memory.get_trace(trace_id, operator=operator)
+        if as_json:
+            print_json(shown)
+            return
+        for key in sorted(shown):
+            value = shown[key]
+            text = value if isinstance(value, str) else json.dumps(value, default=str)
+            typer.echo(f"{key:<28} {text}")
+
+    @app.command()
+    @handles_errors
+    def reindex(
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Rebuild the local semantic (FAISS) views from the graph."""
+        with open_memory(principal, data_dir) as memory:
+            replayed = memory.reindex()
+        if as_json:
+            print_json({"replayed_events": replayed})
+        else:
+            typer.echo(
+                ", ".join(f"{surface}: {count} events" for surface, count in replayed.items())
+            )

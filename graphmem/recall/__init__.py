@@ -1,0 +1,1 @@
+"""Recall: lexical, semantic and graph arms fused by RRF, ranked, rendered, traced."""

@@ -1,0 +1,79 @@
+"""Read-time ranking (design §5.4): weights reorder, never store, never hide (rule 2).
+
+score = rrf * confidence * state_w * anchor_penalty * scope_w * decay, with a total
+order by (score desc, id asc). A relevance floor on the rrf term drops weak matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from graphmem.models import BeliefState, Portability, Scope
+
+STATE_WEIGHT: dict[BeliefState, float] = {
+    BeliefState.ACTIVE: 1.0,
+    BeliefState.PROVISIONAL: 0.6,
+}
+CROSS_PROJECT_WEIGHT: dict[Portability, float] = {
+    Portability.PORTABLE: 0.7,
+    Portability.CONTEXTUAL: 0.4,
+    Portability.LOCAL: 0.0,
+}
+RRF_FLOOR = 1.0 / (60 + 100)
+"""A candidate must reach at least rank 100 in one arm (or better across arms)."""
+
+
+def scope_weight(
+    project: str | None, origins: Sequence[str], scope: Scope, portability: Portability
+) -> float | None:
+    """The weight of a belief asked about in ``project``; None when it may not leave.
+
+    Same project (any origin) or principal scope: 1.0. Another project: portable 0.7,
+    contextual 0.4; a local belief is not returned outside its project. ``project``
+    None asks across all projects: 1.0.
+    """
+    if project is None or scope is Scope.PRINCIPAL or project in origins:
+        return 1.0
+    weight = CROSS_PROJECT_WEIGHT[portability]
+    return weight if weight > 0 else None
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """One candidate's read-time factors."""
+
+    id: str
+    rrf: float
+    confidence: float
+    state: BeliefState
+    anchor_penalty: float
+    scope_weight: float
+    decay: float = 1.0
+
+    @property
+    def score(self) -> float:
+        """The product of the factors."""
+        return (
+            self.rrf
+            * self.confidence
+            * STATE_WEIGHT[self.state]
+            * self.anchor_penalty
+            * self.scope_weight
+            * self.decay
+        )
+
+
+def rank(candidates: Sequence[Weighed], floor: float = RRF_FLOOR) -> list[Weighed]:
+    """Drops candidates whose rrf is below ``floor``; orders by (score desc, id asc)."""
+    kept = [c for c in candidates if c.rrf >= floor]
+    return sorted(kept, key=lambda c: (-c.score, c.id))
+
+
+def confidence_band(confidence: float) -> str:
+    """High ≥ 0.75 > medium ≥ 0.4 > low (design §5.5)."""
+    if confidence >= 0.75:
+        return "high"
+    if confidence >= 0.4:
+        return "medium"
+    return "low"

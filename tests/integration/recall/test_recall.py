@@ -1,0 +1,177 @@
+"""Recall on a real Neo4j: filters, weights, determinism, traces, isolation, safety."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem import GraphMem, InvalidInput
+from tests.integration.conftest import Graph
+
+
+def test_same_query_same_bytes_and_trace(memory: GraphMem, graph: Graph) -> None:
+    memory.believe("Invoices round half-up per finance", project="billing", type="decision")
+    memory.believe("Retries use exponential backoff", project="billing", type="lesson")
+    first = memory.recall("how do invoices round?", project="billing")
+    second = memory.recall("how do invoices round?", project="billing")
+    assert first.rendered == second.rendered
+    assert first.rendered_sha256 == second.rendered_sha256
+    assert first.items[0].statement == "Invoices round half-up per finance"
+    trace = graph.query("MATCH (t:RecallTrace {id: $id}) RETURN t {.*} AS t", id=first.trace_id)[0][
+        "t"
+    ]
+    assert trace["rendered_sha256"] == first.rendered_sha256
+    assert trace["item_ids"] == [item.id for item in first.items]
+    assert trace["principal"] == memory.principal
+
+
+def test_superseded_and_past_validity(memory: GraphMem) -> None:
+    old = memory.believe("The API rate limit is 50 requests per minute", project="api", type="fact")
+    between = datetime.now(UTC)
+    new = memory.supersede(old, "The API rate limit is 100 requests per minute", reason="raised")
+    live = memory.recall("API rate limit", project="api")
+    assert [item.id for item in live.items] == [new]
+    past = memory.recall("API rate limit", project="api", as_of=between)
+    assert [item.id for item in past.items] == [old]
+    earlier = memory.recall("API rate limit", project="api", as_of=between - timedelta(days=1))
+    assert earlier.items == []
+
+
+def test_zero_confidence_and_drifted_still_returned_last(memory: GraphMem) -> None:
+    sure = memory.believe(
+        "Cache keys include the tenant id", project="p", type="fact", confidence=0.9
+    )
+    zero = memory.believe(
+        "Cache keys include the tenant id always", project="p", type="fact", confidence=0.0
+    )
+    result = memory.recall("cache keys tenant id", project="p")
+    assert [item.id for item in result.items] == [sure, zero]
+
+
+def test_cross_project_weights_and_local_never_leaves(memory: GraphMem) -> None:
+    portable = memory.believe(
+        "Prefer pytest fixtures over setUp methods", project="a", type="preference"
+    )
+    local = memory.believe(
+        "Prefer pytest fixtures over setUp methods in this repo", project="a", type="decision"
+    )
+    here = memory.believe(
+        "Prefer pytest fixtures over setUp methods here too", project="b", type="preference"
+    )
+    in_b = memory.recall("pytest fixtures or setUp", project="b")
+    ids = [item.id for item in in_b.items]
+    assert local not in ids
+    assert ids.index(here) < ids.index(portable)
+    portable_item = next(item for item in in_b.items if item.id == portable)
+    assert "from a" in in_b.rendered and portable_item.origins == ["a"]
+    in_a = memory.recall("pytest fixtures or setUp", project="a")
+    assert local in [item.id for item in in_a.items]
+
+
+def test_relevance_floor_drops_unrelated_items(memory: GraphMem) -> None:
+    memory.believe("Database migrations run in a single transaction", project="p", type="fact")
+    result = memory.recall("favourite colour of the office cat", project="p", k=10)
+    assert result.items == []
+
+
+def test_conflicts_are_returned_as_conflicts(memory: GraphMem, graph: Graph) -> None:
+    a = memory.believe("Deploys happen on Fridays", project="p", type="fact", subject="deploy day")
+    b = memory.believe(
+        "Deploys never happen on Fridays", project="p", type="fact", subject="deploy day"
+    )
+    graph.query(
+        "MATCH (a:Belief {id: $a}), (b:Belief {id: $b}) CREATE (a)-[:CONFLICTS_WITH]->(b)", a=a, b=b
+    )
+    result = memory.recall("deploys on Fridays", project="p")
+    assert [(c.a, c.b) for c in result.conflicts] == [tuple(sorted((a, b)))]
+    assert "Unresolved conflicts" in result.rendered
+
+
+def test_isolation(make_memory: Callable[..., GraphMem]) -> None:
+    alice, bob = make_memory(), make_memory()
+    alice.believe("Alice's secret deploy key rotates weekly", project="p", type="fact")
+    alice.remember({"project": "p", "title": "Alice rotated the deploy key"})
+    assert bob.recall("secret deploy key rotates", project="p").items == []
+    assert bob.search_episodes("rotated the deploy key").items == []
+
+
+def test_two_clients_see_each_others_writes(make_memory: Callable[..., GraphMem]) -> None:
+    writer = make_memory()
+    reader = make_memory(writer.principal)
+    assert reader.recall("feature flags default off").items == []
+    flag = writer.believe("Feature flags default to off in production", project="p", type="pattern")
+    assert [item.id for item in reader.recall("feature flags default off").items] == [flag]
+    writer.supersede(flag, "Feature flags default to off everywhere", reason="policy")
+    assert flag not in [item.id for item in reader.recall("feature flags default off").items]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['title:(x OR y) AND "z"~2 \\\\', "'}) MATCH (n) DETACH DELETE n //", "x" * 10_000],
+)
+def test_hostile_and_long_queries_are_answered(memory: GraphMem, query: str) -> None:
+    memory.believe("Match nodes carefully", project="p", type="fact")
+    result = memory.recall(query, project="p")
+    assert result.trace_id
+
+
+def test_empty_query_and_bad_arms_are_typed_errors(memory: GraphMem) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        memory.recall("   ")
+    assert caught.value.field == "query"
+    with pytest.raises(InvalidInput) as caught:
+        memory.recall("x", arms=["psychic"])
+    assert caught.value.field == "arms.0"
+
+
+def test_search_episodes_by_meaning_and_project(memory: GraphMem) -> None:
+    flaky = memory.remember(
+        {
+            "project": "billing",
+            "title": "Fixed the flaky invoice test",
+            "text": "Decimal was built from floats",
+        }
+    )
+    memory.remember({"project": "web", "title": "Upgraded the CSS framework"})
+    result = memory.search_episodes("why did the invoice test fail sometimes?")
+    assert result.items[0].id == flaky
+    assert memory.search_episodes("CSS framework", project="billing").items == []
+
+
+def test_cli_recall_search_trace(neo4j_env: dict[str, str]) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from graphmem.cli import app
+
+    runner = CliRunner()
+    belief = runner.invoke(
+        app,
+        ["believe", "Logs are JSON lines", "--project", "p", "--type", "pattern", "--json"],
+        env=neo4j_env,
+    )
+    belief_id = json.loads(belief.stdout)["id"]
+    result = runner.invoke(app, ["recall", "log format", "--project", "p", "--json"], env=neo4j_env)
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert set(shown) == {"items", "conflicts", "trace_id"}
+    assert shown["items"][0]["id"] == belief_id
+    text = runner.invoke(app, ["recall", "log format", "--project", "p"], env=neo4j_env).stdout
+    assert "Logs are JSON lines" in text and belief_id in text
+    user_view = json.loads(
+        runner.invoke(app, ["trace", shown["trace_id"], "--json"], env=neo4j_env).stdout
+    )
+    operator_view = json.loads(
+        runner.invoke(
+            app, ["trace", shown["trace_id"], "--operator", "--json"], env=neo4j_env
+        ).stdout
+    )
+    assert not any(key.startswith("operator_") for key in user_view)
+    assert "operator_arm_ranks" in operator_view
+    missing = runner.invoke(app, ["recall", "x"], env=neo4j_env)
+    assert missing.exit_code == 1 and "--all-projects" in missing.stderr
+    episodes = runner.invoke(app, ["search", "log format", "--json"], env=neo4j_env)
+    assert episodes.exit_code == 0 and json.loads(episodes.stdout)["items"] == []

@@ -1,0 +1,107 @@
+"""Pure recall logic: Lucene terms, RRF, weights, ranking order and rendering."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.models import (
+    AnchorState,
+    BeliefState,
+    BeliefType,
+    Conflict,
+    Portability,
+    RecallItem,
+    Scope,
+)
+from graphmem.recall.fusion import reciprocal_rank_fusion
+from graphmem.recall.lucene import MAX_TERMS, lucene_terms
+from graphmem.recall.ranking import Weighed, confidence_band, rank, scope_weight
+from graphmem.recall.render import render_beliefs
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            'title:(foo OR bar) AND NOT "baz"~2 \\ +x -y [a TO z] *',
+            "title foo or bar and not baz 2 x y a to z",
+        ),
+        ("'}) MATCH (n) DETACH DELETE n //", "match n detach delete n"),
+        ("   ", ""),
+        ("Ünïcödé 中文", "ünïcödé 中文"),
+    ],
+)
+def test_lucene_terms_keep_words_only(text: str, expected: str) -> None:
+    assert lucene_terms(text) == expected
+
+
+def test_lucene_terms_are_capped() -> None:
+    assert len(lucene_terms("word " * 10_000).split()) == MAX_TERMS
+
+
+def test_rrf_sums_reciprocal_ranks_from_one() -> None:
+    scores, ranks = reciprocal_rank_fusion({"lexical": ["a", "b", "a"], "semantic": ["b", "c"]})
+    assert scores["a"] == pytest.approx(1 / 61)
+    assert scores["b"] == pytest.approx(1 / 62 + 1 / 61)
+    assert scores["c"] == pytest.approx(1 / 62)
+    assert ranks == {"a": {"lexical": 1}, "b": {"lexical": 2, "semantic": 1}, "c": {"semantic": 2}}
+
+
+def test_scope_weights() -> None:
+    assert scope_weight("a", ["a"], Scope.PROJECT, Portability.LOCAL) == 1.0
+    assert scope_weight("b", ["a"], Scope.PROJECT, Portability.PORTABLE) == 0.7
+    assert scope_weight("b", ["a"], Scope.PROJECT, Portability.CONTEXTUAL) == 0.4
+    assert scope_weight("b", ["a"], Scope.PROJECT, Portability.LOCAL) is None
+    assert scope_weight("b", ["a"], Scope.PRINCIPAL, Portability.CONTEXTUAL) == 1.0
+    assert scope_weight(None, ["a"], Scope.PROJECT, Portability.LOCAL) == 1.0
+
+
+def test_rank_orders_by_score_then_id_and_keeps_zero_confidence_last() -> None:
+    def weighed(i: str, rrf: float, confidence: float = 1.0, penalty: float = 1.0) -> Weighed:
+        return Weighed(i, rrf, confidence, BeliefState.ACTIVE, penalty, 1.0)
+
+    ranked = rank(
+        [
+            weighed("b", 0.016),
+            weighed("a", 0.016),
+            weighed("z", 0.016, confidence=0.0),
+            weighed("d", 0.016, penalty=0.25),
+            weighed("weak", 0.001),
+        ]
+    )
+    assert [c.id for c in ranked] == ["a", "b", "d", "z"]  # "weak" is below the floor
+
+
+def test_bands() -> None:
+    assert [confidence_band(c) for c in (0.75, 0.74, 0.4, 0.39)] == [
+        "high",
+        "medium",
+        "medium",
+        "low",
+    ]
+
+
+def test_render_is_byte_stable_and_shows_origin_outside_it() -> None:
+    item = RecallItem(
+        id="01a2",
+        statement="Use  UTC\nin storage",
+        type=BeliefType.LESSON,
+        confidence_band="high",
+        project="a",
+        origins=["a"],
+        scope=Scope.PROJECT,
+        anchor_state=AnchorState.DRIFTED,
+        applies_here=False,
+        evidence=[],
+        arm_ranks={"lexical": 1},
+        score=0.01,
+    )
+    text = render_beliefs("q", "b", [item], [Conflict(a="01a2", b="01a3")])
+    assert text == render_beliefs("q", "b", [item], [Conflict(a="01a2", b="01a3")])
+    assert text == (
+        'Recalled for "q" (project b):\n'
+        "1. [lesson | high] Use UTC in storage\n"
+        "   id 01a2; from a; anchor drifted\n"
+        "Unresolved conflicts:\n"
+        "- 01a2 conflicts with 01a3\n"
+    )
