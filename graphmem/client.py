@@ -492,7 +492,7 @@ class GraphMem:
         project: str | None = None,
         as_of: datetime | None = None,
         k: int = 10,
-        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC),
+        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH),
     ) -> EpisodeSearchResult:
         """Finds the episodes that answer ``query`` ("what happened"), best first.
 
@@ -501,7 +501,7 @@ class GraphMem:
             project: Only this project's episodes; None: all.
             as_of: Only episodes that had happened by then.
             k: At most this many (1 to 200).
-            arms: Which arms to use: lexical, semantic.
+            arms: Which arms to use: lexical, semantic, graph (session adjacency).
 
         Raises:
             InvalidInput: A parameter breaks a rule.

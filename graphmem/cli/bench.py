@@ -7,6 +7,7 @@ import typer
 from rich.progress import Progress
 
 from graphmem.bench.anchors import run_anchor_bench
+from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
 from graphmem.bench.write import run_write_bench
 from graphmem.cli._common import (
     JsonOption,
@@ -58,3 +59,38 @@ def anchors(
         f"{figures['symbols']} symbols)"
     )
     typer.echo(f"warm: {warm['seconds']:.2f}s  {warm['writes']} writes")
+
+
+@app.command("recall")
+@handles_errors
+def recall_bench(
+    data: Annotated[Path, typer.Option("--data", help="The data set file.")],
+    data_format: Annotated[
+        str, typer.Option("--format", help="locomo (LoCoMo's own file) or generic.")
+    ] = "locomo",
+    k: Annotated[int, typer.Option("--k", min=1, max=200, help="Depth for R@k.")] = 10,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write ranked turn ids per question (JSONL).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Turn-level retrieval: fused and every arm alone, overall and per category."""
+    dataset = load(data, data_format)
+    total = sum(len(c.questions) for c in dataset.conversations) * len(ARM_SETS)
+    with Progress(disable=as_json or not interactive(), transient=True) as bar:
+        task = bar.add_task("questions", total=total)
+        figures = run_recall_bench(dataset, k, out, lambda n: bar.advance(task, n))
+    if as_json:
+        print_json(figures)
+        return
+    typer.echo(
+        f"{figures['data']}: {figures['conversations']} conversations, {figures['turns']} turns, "
+        f"{figures['questions']} questions ({figures['dropped_questions']} dropped, "
+        f"{len(figures['dropped_evidence'])} evidence ids dropped); ingest "
+        f"{figures['ingest_seconds']}s"
+    )
+    for name in ARM_SETS:
+        overall = figures[name]["overall"]
+        latency = figures[name]["latency_ms"]
+        cells = "  ".join(f"{metric} {value:.3f}" for metric, value in overall.items())
+        typer.echo(f"{name:<9} {cells}  p50 {latency['p50']}ms p95 {latency['p95']}ms")

@@ -92,7 +92,9 @@ def register(app: typer.Typer) -> None:
         query: Annotated[str, typer.Argument(help="What happened that you want to find.")],
         project: Annotated[str | None, typer.Option(help="Only this project.")] = None,
         k: KOption = 10,
-        arms: ArmsOption = "lexical,semantic",
+        arms: Annotated[
+            str, typer.Option(help="Comma-separated arms: lexical,semantic,graph.")
+        ] = "lexical,semantic,graph",
         as_of: AsOfOption = None,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,

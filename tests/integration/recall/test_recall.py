@@ -175,3 +175,24 @@ def test_cli_recall_search_trace(neo4j_env: dict[str, str]) -> None:
     assert missing.exit_code == 1 and "--all-projects" in missing.stderr
     episodes = runner.invoke(app, ["search", "log format", "--json"], env=neo4j_env)
     assert episodes.exit_code == 0 and json.loads(episodes.stdout)["items"] == []
+
+
+def test_graph_arm_adds_session_neighbours(memory: GraphMem) -> None:
+    session = memory.remember({"project": "p", "kind": "session", "title": "Weekly sync"})
+    turns = [
+        "Ana: did anyone check the flaky upload test?",
+        "Ben: yes, it fails when the bucket region is eu-west-3",
+        "Ana: great, thanks",
+        "Cy: unrelated, lunch at noon?",
+    ]
+    ids = memory.remember_many(
+        [{"project": "p", "kind": "message", "title": t, "parent": session} for t in turns]
+    )
+    plain = memory.search_episodes("flaky upload test", arms=["lexical"])
+    assert ids[1] not in [item.id for item in plain.items]
+    expanded = memory.search_episodes("flaky upload test", arms=["lexical", "graph"])
+    found = [item.id for item in expanded.items]
+    assert found[0] == ids[0] and ids[1] in found
+    assert expanded.items[found.index(ids[1])].arm_ranks == {"graph": 1}
+    with pytest.raises(InvalidInput):
+        memory.recall("x", arms=["graph"])  # not available for beliefs yet
