@@ -448,10 +448,13 @@ class GraphMem:
         query: str,
         *,
         project: str | None = None,
+        paths: Iterable[str] | None = None,
+        symbols: Iterable[str] | None = None,
+        subjects: Iterable[str] | None = None,
         types: Iterable[BeliefType | str] | None = None,
         as_of: datetime | None = None,
         k: int = 10,
-        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC),
+        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.STRUCTURED),
     ) -> RecallResult:
         """Recalls the beliefs that answer ``query`` ("what is true"), best first.
 
@@ -464,10 +467,15 @@ class GraphMem:
         Args:
             query: What the agent wants to know (user text; never query syntax).
             project: The project asked about (weights and anchors); None: all.
+            paths: Files the agent is working on (structured arm: beliefs anchored there).
+            symbols: Symbol keys, or names in ``project`` (structured arm).
+            subjects: Exact subjects (structured arm).
             types: Only these belief types.
             as_of: Answer as of this moment (aware datetime) instead of now.
             k: At most this many items (1 to 200).
-            arms: Which arms to use: lexical, semantic.
+            arms: Which arms to use: lexical, semantic, graph (beliefs sharing an
+                anchored symbol, subject or source episode with the best hits),
+                structured (needs paths, symbols or subjects).
 
         Raises:
             InvalidInput: A parameter breaks a rule (empty query, unknown arm...).
@@ -477,6 +485,9 @@ class GraphMem:
             {
                 "query": query,
                 "project": project,
+                "paths": list(paths) if paths is not None else None,
+                "symbols": list(symbols) if symbols is not None else None,
+                "subjects": list(subjects) if subjects is not None else None,
                 "types": list(types) if types is not None else None,
                 "as_of": as_of,
                 "k": k,

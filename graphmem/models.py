@@ -545,3 +545,9 @@ class RecallQuery(_Input):
     as_of: AwareDatetime | None = None
     k: Annotated[int, Field(strict=True, ge=1, le=200)] = 10
     arms: Annotated[list[Arm], Field(min_length=1, max_length=4)] = [Arm.LEXICAL, Arm.SEMANTIC]
+    paths: Annotated[list[CodePath], Field(max_length=MAX_ITEMS)] | None = None
+    """Structured arm: beliefs anchored in these files."""
+    symbols: Annotated[list[CodePath], Field(max_length=MAX_ITEMS)] | None = None
+    """Structured arm: beliefs anchored to these symbol keys (or names in ``project``)."""
+    subjects: Annotated[list[Subject], Field(max_length=MAX_ITEMS)] | None = None
+    """Structured arm: beliefs about exactly these subjects."""

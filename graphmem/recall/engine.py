@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graphmem.anchors.languages import language_for_path
 from graphmem.anchors.state import anchor_statuses
 from graphmem.embed.protocol import Embedder
 from graphmem.errors import InvalidInput
@@ -53,7 +54,7 @@ SEMANTIC_MIN_SIMILARITY = 0.2
 """Below this cosine a neighbour is unrelated: the semantic arm does not offer it."""
 POLICY_VERSION = "recall-v1"
 AVAILABLE_ARMS = {
-    "belief": frozenset({Arm.LEXICAL, Arm.SEMANTIC}),
+    "belief": frozenset({Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.STRUCTURED}),
     "episode": frozenset({Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH}),
 }
 
@@ -76,13 +77,19 @@ class _Belief:
     conflicts: list[str]
 
 
-@dataclass(frozen=True)
-class _Arms:
-    """Each arm's candidates: ids in the arm's order, and semantic seqs."""
+@dataclass
+class _Gathered:
+    """The candidates that passed the hard filters and each enabled arm's list."""
 
-    lexical: list[str]
-    semantic: list[int]
+    payloads: dict[str, Any]
+    ranked: dict[str, list[str]]
+    blocked: int
     timings_ms: dict[str, float]
+
+
+Fetch = Callable[[list[str], list[int]], dict[str, tuple[int, Any]]]
+"""Fetches candidates by ids and creation seqs through the hard filters:
+id → (seq, payload)."""
 
 
 class RecallEngine:
@@ -109,68 +116,170 @@ class RecallEngine:
             )
         return self._views[surface]
 
-    def _arms(self, surface: Surface, request: RecallQuery) -> _Arms:
+    def _lexical(self, surface: Surface, query: str) -> list[str]:
+        terms = lucene_terms(query)
+        if not terms:
+            return []
+        lucene = f"({terms}) AND principal_key:{principal_key(self.principal)}"
+        records = self.db.read(
+            f"recall/{surface}_lexical", principal=self.principal, lucene=lucene, limit=ARM_FETCH
+        )
+        return [record["id"] for record in records]
+
+    def _semantic(self, surface: Surface, query: str) -> list[int]:
+        view = self.view(surface)
+        view.sync()
+        vector = view.embedder.embed([query])[0]
+        return [
+            hit.seq
+            for hit in view.search(vector, ARM_FETCH)
+            if hit.similarity >= SEMANTIC_MIN_SIMILARITY
+        ]
+
+    def _structured(self, request: RecallQuery) -> list[str]:
+        keys = [s for s in request.symbols or [] if "::" in s]
+        names = [s for s in request.symbols or [] if "::" not in s]
+        if names and request.project is not None:
+            records = self.db.read(
+                "recall/symbols_named",
+                principal=self.principal,
+                project=request.project,
+                names=names,
+            )
+            keys.extend(record["key"] for record in records)
+        prefixes = []
+        for path in request.paths or []:
+            spec = language_for_path(path)
+            if spec is not None:
+                prefixes.append(f"{spec.name}:{path}::")
+        if not (keys or prefixes or request.subjects):
+            return []
+        records = self.db.read(
+            "recall/belief_structured",
+            principal=self.principal,
+            keys=sorted(set(keys)),
+            prefixes=sorted(set(prefixes)),
+            subjects=list(request.subjects or []),
+            limit=ARM_FETCH,
+        )
+        return [record["id"] for record in records]
+
+    def _gather(self, surface: Surface, request: RecallQuery, fetch: Fetch) -> _Gathered:
+        """Runs the arms, applies the hard filters and cuts each list for fusion."""
         unavailable = sorted(set(request.arms) - AVAILABLE_ARMS[surface])
         if unavailable:
             allowed = ", ".join(sorted(AVAILABLE_ARMS[surface]))
             raise InvalidInput(
-                f"arms: {', '.join(unavailable)} not available for {surface}s yet; use {allowed}",
+                f"arms: {', '.join(unavailable)} not available for {surface}s; use {allowed}",
                 field="arms",
                 rule="available",
             )
         timings: dict[str, float] = {}
-        lexical: list[str] = []
+        seeding = Arm.GRAPH in request.arms  # the graph arm expands from the others
+        offered_ids: dict[str, list[str]] = {}
         semantic: list[int] = []
-        seeding = Arm.GRAPH in request.arms  # the graph arm expands from these two
         if Arm.LEXICAL in request.arms or seeding:
             started = time.perf_counter()
-            terms = lucene_terms(request.query)
-            if terms:
-                lucene = f"({terms}) AND principal_key:{principal_key(self.principal)}"
-                records = self.db.read(
-                    f"recall/{surface}_lexical",
-                    principal=self.principal,
-                    lucene=lucene,
-                    limit=ARM_FETCH,
-                )
-                lexical = [record["id"] for record in records]
+            offered_ids["lexical"] = self._lexical(surface, request.query)
             timings["lexical"] = (time.perf_counter() - started) * 1000
+        if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
+            started = time.perf_counter()
+            offered_ids["structured"] = self._structured(request)
+            timings["structured"] = (time.perf_counter() - started) * 1000
         if Arm.SEMANTIC in request.arms or seeding:
             started = time.perf_counter()
-            view = self.view(surface)
-            view.sync()
-            vector = view.embedder.embed([request.query])[0]
-            semantic = [
-                hit.seq
-                for hit in view.search(vector, ARM_FETCH)
-                if hit.similarity >= SEMANTIC_MIN_SIMILARITY
-            ]
+            semantic = self._semantic(surface, request.query)
             timings["semantic"] = (time.perf_counter() - started) * 1000
-        return _Arms(lexical, semantic, timings)
+        wanted = sorted({node_id for ids in offered_ids.values() for node_id in ids})
+        payloads = fetch(wanted, semantic)
+        by_seq = {seq: node_id for node_id, (seq, _) in payloads.items()}
+        lists = {arm: [i for i in ids if i in payloads] for arm, ids in offered_ids.items()}
+        lists["semantic"] = [by_seq[seq] for seq in semantic if seq in by_seq]
+        offered = sum(len(set(ids)) for ids in offered_ids.values()) + len(set(semantic))
+        blocked = offered - sum(len(ids) for ids in lists.values())
+        lists = {arm: ids[:FUSION_DEPTH] for arm, ids in lists.items() if ids}
+        ranked = {arm: ids for arm, ids in lists.items() if arm in request.arms}
+        if seeding and lists:
+            started = time.perf_counter()
+            neighbours = self._neighbours(surface, lists)
+            unseen = [node_id for node_id in neighbours if node_id not in payloads]
+            if unseen:
+                payloads.update(fetch(unseen, []))
+            graph = [node_id for node_id in neighbours if node_id in payloads]
+            if graph:
+                ranked["graph"] = graph[:FUSION_DEPTH]
+            timings["graph"] = (time.perf_counter() - started) * 1000
+        return _Gathered(
+            {node_id: payload for node_id, (_, payload) in payloads.items()},
+            ranked,
+            blocked,
+            timings,
+        )
+
+    def _neighbours(self, surface: Surface, lists: Mapping[str, Sequence[str]]) -> list[str]:
+        """The graph arm: what lies next to the best candidates, nearest first.
+
+        Seeds are the best fused candidates of the other arms. For episodes the
+        neighbours are PART_OF siblings within ``GRAPH_WIDTH`` positions (session
+        adjacency); for beliefs, beliefs sharing an anchored symbol or its container,
+        a subject, or a source episode. Ordered by hop distance, seed rank, then id.
+        """
+        fused, _ = reciprocal_rank_fusion(lists)
+        seeds = sorted(fused, key=lambda node_id: (-fused[node_id], node_id))[:GRAPH_SEEDS]
+        seed_rank = {seed: position for position, seed in enumerate(seeds)}
+        records = self.db.read(
+            f"recall/{surface}_neighbours",
+            principal=self.principal,
+            seeds=seeds,
+            width=GRAPH_WIDTH,
+        )
+        order = sorted(records, key=lambda r: (r["hops"], seed_rank[r["seed_id"]], r["id"]))
+        return list(dict.fromkeys(record["id"] for record in order))
+
+    def _fetch_beliefs(self, request: RecallQuery) -> Fetch:
+        def fetch(ids: list[str], seqs: list[int]) -> dict[str, tuple[int, Any]]:
+            records = self.db.read(
+                "recall/belief_candidates",
+                principal=self.principal,
+                ids=ids,
+                seqs=seqs,
+                types=[t.value for t in request.types] if request.types else None,
+                as_of=request.as_of,
+                now=datetime.now(UTC),
+                project=request.project,
+            )
+            beliefs = [_belief(record) for record in records]
+            return {belief.id: (belief.seq, belief) for belief in beliefs}
+
+        return fetch
+
+    def _fetch_episodes(self, request: RecallQuery) -> Fetch:
+        def fetch(ids: list[str], seqs: list[int]) -> dict[str, tuple[int, Any]]:
+            records = self.db.read(
+                "recall/episode_candidates",
+                principal=self.principal,
+                ids=ids,
+                seqs=seqs,
+                as_of=request.as_of,
+                project=request.project,
+            )
+            return {
+                record["episode"]["id"]: (record["episode"]["seq"], dict(record["episode"]))
+                for record in records
+            }
+
+        return fetch
 
     def recall(self, request: RecallQuery) -> RecallResult:
         """Recalls beliefs (see :meth:`graphmem.GraphMem.recall`)."""
         started = time.perf_counter()
-        arms = self._arms("belief", request)
-        records = self.db.read(
-            "recall/belief_candidates",
-            principal=self.principal,
-            ids=arms.lexical,
-            seqs=arms.semantic,
-            types=[t.value for t in request.types] if request.types else None,
-            as_of=request.as_of,
-            now=datetime.now(UTC),
-            project=request.project,
-        )
-        candidates = {record["belief"]["id"]: _belief(record) for record in records}
-        ranked, blocked = _arm_lists(
-            arms, {candidate.seq: candidate.id for candidate in candidates.values()}
-        )
-        fused, arm_ranks = reciprocal_rank_fusion(ranked)
+        gathered = self._gather("belief", request, self._fetch_beliefs(request))
+        candidates: dict[str, _Belief] = gathered.payloads
+        fused, arm_ranks = reciprocal_rank_fusion(gathered.ranked)
         anchors = {
             status.belief_id: status
             for status in anchor_statuses(
-                self.db, self.principal, list(candidates.values()), request.project
+                self.db, self.principal, [candidates[i] for i in fused], request.project
             )
         }
         weighed: list[Weighed] = []
@@ -189,8 +298,7 @@ class RecallEngine:
                     scope_weight=weight,
                 )
             )
-        ordered = rank(weighed)
-        chosen = ordered[: request.k]
+        chosen = rank(weighed)[: request.k]
         items = [
             RecallItem(
                 id=c.id,
@@ -220,9 +328,9 @@ class RecallEngine:
         )
         rendered = render_beliefs(request.query, request.project, items, conflicts)
         dropped = len(fused) - len(items)
-        timings = {**arms.timings_ms, "total": (time.perf_counter() - started) * 1000}
+        timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
         trace_id = self._trace(
-            "belief", request, items, rendered, dropped, blocked, arm_ranks, timings
+            "belief", request, items, rendered, dropped, gathered.blocked, arm_ranks, timings
         )
         return RecallResult(
             query=request.query,
@@ -230,7 +338,7 @@ class RecallEngine:
             items=items,
             conflicts=conflicts,
             dropped=dropped,
-            blocked=blocked,
+            blocked=gathered.blocked,
             rendered=rendered,
             rendered_sha256=sha256_of(rendered),
             trace_id=trace_id,
@@ -239,40 +347,9 @@ class RecallEngine:
     def search_episodes(self, request: RecallQuery) -> EpisodeSearchResult:
         """Searches episodes (see :meth:`graphmem.GraphMem.search_episodes`)."""
         started = time.perf_counter()
-        arms = self._arms("episode", request)
-        records = self.db.read(
-            "recall/episode_candidates",
-            principal=self.principal,
-            ids=arms.lexical,
-            seqs=arms.semantic,
-            as_of=request.as_of,
-            project=request.project,
-        )
-        episodes = {record["episode"]["id"]: dict(record["episode"]) for record in records}
-        ranked, blocked = _arm_lists(
-            arms, {episode["seq"]: episode_id for episode_id, episode in episodes.items()}
-        )
-        seeds = ranked
-        ranked = {arm: ids for arm, ids in ranked.items() if arm in request.arms}
-        if Arm.GRAPH in request.arms and seeds:
-            started_graph = time.perf_counter()
-            neighbours = self._session_neighbours(seeds)
-            unseen = [node_id for node_id in neighbours if node_id not in episodes]
-            if unseen:
-                records = self.db.read(
-                    "recall/episode_candidates",
-                    principal=self.principal,
-                    ids=unseen,
-                    seqs=[],
-                    as_of=request.as_of,
-                    project=request.project,
-                )
-                episodes.update({r["episode"]["id"]: dict(r["episode"]) for r in records})
-            graph = [node_id for node_id in neighbours if node_id in episodes]
-            if graph:
-                ranked["graph"] = graph[:FUSION_DEPTH]
-            arms.timings_ms["graph"] = (time.perf_counter() - started_graph) * 1000
-        fused, arm_ranks = reciprocal_rank_fusion(ranked)
+        gathered = self._gather("episode", request, self._fetch_episodes(request))
+        episodes: dict[str, dict[str, Any]] = gathered.payloads
+        fused, arm_ranks = reciprocal_rank_fusion(gathered.ranked)
         ordered = rank(
             [
                 Weighed(episode_id, rrf, 1.0, BeliefState.ACTIVE, 1.0, 1.0)
@@ -294,39 +371,20 @@ class RecallEngine:
         ]
         rendered = render_episodes(request.query, request.project, items)
         dropped = len(fused) - len(items)
-        timings = {**arms.timings_ms, "total": (time.perf_counter() - started) * 1000}
+        timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
         trace_id = self._trace(
-            "episode", request, items, rendered, dropped, blocked, arm_ranks, timings
+            "episode", request, items, rendered, dropped, gathered.blocked, arm_ranks, timings
         )
         return EpisodeSearchResult(
             query=request.query,
             project=request.project,
             items=items,
             dropped=dropped,
-            blocked=blocked,
+            blocked=gathered.blocked,
             rendered=rendered,
             rendered_sha256=sha256_of(rendered),
             trace_id=trace_id,
         )
-
-    def _session_neighbours(self, ranked: Mapping[str, Sequence[str]]) -> list[str]:
-        """The graph arm: episodes next to the best candidates in their session.
-
-        Seeds are the best fused lexical/semantic candidates; their neighbours are the
-        siblings under the same parent episode (PART_OF) within ``GRAPH_WIDTH``
-        positions, ordered by hop distance, then seed rank, then id.
-        """
-        fused, _ = reciprocal_rank_fusion(ranked)
-        seeds = sorted(fused, key=lambda node_id: (-fused[node_id], node_id))[:GRAPH_SEEDS]
-        seed_rank = {seed: position for position, seed in enumerate(seeds)}
-        records = self.db.read(
-            "recall/episode_neighbours",
-            principal=self.principal,
-            seeds=seeds,
-            width=GRAPH_WIDTH,
-        )
-        order = sorted(records, key=lambda r: (r["hops"], seed_rank[r["seed_id"]], r["id"]))
-        return list(dict.fromkeys(record["id"] for record in order))
 
     def _trace(
         self,
@@ -367,26 +425,6 @@ class RecallEngine:
             lambda tx: run(tx, "recall/write_trace", principal=self.principal, trace=trace)
         )
         return trace_id
-
-
-def _arm_lists(arms: _Arms, passed: Mapping[int, str]) -> tuple[dict[str, list[str]], int]:
-    """Each arm's candidates that passed the hard filters, cut to the fusion depth.
-
-    Args:
-        arms: What each arm offered.
-        passed: Creation seq → id of the candidates the hard filters let through.
-
-    Returns:
-        (arm → ids best first, how many offered candidates were blocked).
-    """
-    allowed = set(passed.values())
-    ranked = {
-        "lexical": [node_id for node_id in arms.lexical if node_id in allowed],
-        "semantic": [passed[seq] for seq in arms.semantic if seq in passed],
-    }
-    offered = len(set(arms.lexical)) + len(set(arms.semantic))
-    blocked = offered - sum(len(ids) for ids in ranked.values())
-    return {arm: ids[:FUSION_DEPTH] for arm, ids in ranked.items() if ids}, blocked
 
 
 def _belief(record: Mapping[str, Any]) -> _Belief:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -195,4 +196,48 @@ def test_graph_arm_adds_session_neighbours(memory: GraphMem) -> None:
     assert found[0] == ids[0] and ids[1] in found
     assert expanded.items[found.index(ids[1])].arm_ranks == {"graph": 1}
     with pytest.raises(InvalidInput):
-        memory.recall("x", arms=["graph"])  # not available for beliefs yet
+        memory.search_episodes("x", arms=["structured"])  # beliefs only
+
+
+def test_structured_arm_matches_paths_symbols_and_subjects(
+    memory: GraphMem, tmp_path: Path
+) -> None:
+    (tmp_path / "billing").mkdir()
+    (tmp_path / "billing" / "invoice.py").write_text(
+        "class Invoice:\n    def total(self):\n        return 1\n"
+    )
+    memory.index_code(tmp_path, "p")
+    key = "python:billing/invoice.py::Invoice.total#method"
+    anchored = memory.believe("Totals are computed lazily", project="p", type="fact", anchor=key)
+    about = memory.believe(
+        "Use UTC everywhere", project="p", type="preference", subject="timezones"
+    )
+    memory.believe("Unrelated lesson about queues", project="p", type="lesson")
+    by_path = memory.recall("zzz", project="p", paths=["billing/invoice.py"], arms=["structured"])
+    assert [item.id for item in by_path.items] == [anchored]
+    by_name = memory.recall("zzz", project="p", symbols=["Invoice.total"], arms=["structured"])
+    assert [item.id for item in by_name.items] == [anchored]
+    by_subject = memory.recall("zzz", project="p", subjects=["timezones"], arms=["structured"])
+    assert [item.id for item in by_subject.items] == [about]
+
+
+def test_belief_graph_arm_follows_shared_subject_and_provenance(memory: GraphMem) -> None:
+    episode = memory.remember({"project": "p", "title": "Incident review"})
+    seed = memory.believe(
+        "Queue consumers must be idempotent",
+        project="p",
+        type="lesson",
+        subject="queues",
+        evidence=[episode],
+    )
+    same_subject = memory.believe(
+        "Dead letters are retried hourly", project="p", type="fact", subject="queues"
+    )
+    same_episode = memory.believe(
+        "Alerts page the on-call engineer", project="p", type="fact", evidence=[episode]
+    )
+    plain = memory.recall("idempotent consumers", project="p", arms=["lexical"])
+    assert [item.id for item in plain.items] == [seed]
+    expanded = memory.recall("idempotent consumers", project="p", arms=["lexical", "graph"])
+    found = [item.id for item in expanded.items]
+    assert found[0] == seed and {same_subject, same_episode} <= set(found)

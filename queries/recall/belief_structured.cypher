@@ -1,0 +1,22 @@
+// Structured arm over beliefs: exact matches on anchor key, anchored file (a key
+// prefix '{lang}:{path}::') or subject. Newest first; ties by id.
+CALL () {
+  UNWIND $keys AS key
+  MATCH (b:Belief {anchor_key: key})
+  RETURN b, 0 AS kind
+  UNION
+  UNWIND $prefixes AS prefix
+  MATCH (b:Belief)
+  WHERE b.anchor_key STARTS WITH prefix
+  RETURN b, 1 AS kind
+  UNION
+  UNWIND $subjects AS subject
+  MATCH (b:Belief)
+  WHERE b.principal = $principal AND b.subject = subject
+  RETURN b, 2 AS kind
+}
+WITH b, min(kind) AS kind
+WHERE b.principal = $principal
+RETURN b.id AS id
+ORDER BY kind, b.seq DESC, b.id
+LIMIT $limit
