@@ -523,6 +523,19 @@ class GraphMem:
         )
         return self._recall.search_episodes(request)
 
+    def snapshot(self, project: str, profile: str = "interactive") -> RecallResult:
+        """What an agent should know at the start of a session in ``project``.
+
+        Live beliefs that apply there: durable preferences and user-stated beliefs
+        first (about two thirds), then the rest, by read-time weight; capped by items
+        (interactive 40, long 80, child 15) and, as a backstop, by tokens (1,500 /
+        3,000 / 500). Rendered byte-stable and traced like :meth:`recall`.
+
+        Raises:
+            InvalidInput: ``project`` is not a valid name, or ``profile`` unknown.
+        """
+        return self._recall.snapshot(_check_project(project), profile)
+
     def reindex(self) -> dict[str, int]:
         """Rebuilds the local semantic views from the graph; returns events replayed."""
         return {surface: self._recall.view(surface).rebuild() for surface in ("belief", "episode")}

@@ -122,6 +122,31 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     @handles_errors
+    def snapshot(
+        project: Annotated[str, typer.Option(help="The project the session starts in.")],
+        profile: Annotated[
+            str, typer.Option(help="interactive (40 items), long (80) or child (15).")
+        ] = "interactive",
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """What to load at the start of a session: durable preferences first."""
+        with open_memory(principal, data_dir) as memory:
+            result = memory.snapshot(project, profile)
+        if as_json:
+            print_json(
+                {
+                    "items": [item.model_dump(mode="json") for item in result.items],
+                    "conflicts": [],
+                    "trace_id": result.trace_id,
+                }
+            )
+        else:
+            typer.echo(result.render(), nl=False)
+
+    @app.command()
+    @handles_errors
     def trace(
         trace_id: Annotated[str, typer.Argument(metavar="ID")],
         operator: Annotated[

@@ -53,6 +53,17 @@ GRAPH_WIDTH = 2
 SEMANTIC_MIN_SIMILARITY = 0.2
 """Below this cosine a neighbour is unrelated: the semantic arm does not offer it."""
 POLICY_VERSION = "recall-v1"
+SNAPSHOT_PROFILES: dict[str, tuple[int, int]] = {
+    "interactive": (40, 1_500),
+    "long": (80, 3_000),
+    "child": (15, 500),
+}
+"""Snapshot profile → (item cap, token cap) (design §5.8)."""
+SNAPSHOT_DURABLE_SHARE = 2 / 3
+"""About two thirds of a snapshot goes to durable preferences and user beliefs."""
+SNAPSHOT_POOL = 2_000
+"""Newest live beliefs a snapshot chooses from."""
+CHARS_PER_TOKEN = 4
 AVAILABLE_ARMS = {
     "belief": frozenset({Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.STRUCTURED}),
     "episode": frozenset({Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH}),
@@ -62,6 +73,7 @@ AVAILABLE_ARMS = {
 @dataclass(frozen=True)
 class _Belief:
     id: str
+    authority: str
     seq: int
     project: str
     statement: str
@@ -386,9 +398,96 @@ class RecallEngine:
             trace_id=trace_id,
         )
 
+    def snapshot(self, project: str, profile: str) -> RecallResult:
+        """What to load at the start of a session in ``project`` (design §5.8).
+
+        No query: live beliefs that apply in the project, durable preferences and
+        user-stated beliefs first (about two thirds), then the rest, each group by
+        read-time weight (confidence, state, anchor penalty, scope), then newest, then
+        id; the item cap is primary, the token cap a backstop.
+
+        Raises:
+            InvalidInput: Unknown profile.
+        """
+        if profile not in SNAPSHOT_PROFILES:
+            raise InvalidInput(
+                f"profile: use one of {', '.join(SNAPSHOT_PROFILES)}", field="profile", rule="enum"
+            )
+        started = time.perf_counter()
+        item_cap, token_cap = SNAPSHOT_PROFILES[profile]
+        records = self.db.read(
+            "recall/snapshot_candidates",
+            principal=self.principal,
+            project=project,
+            now=datetime.now(UTC),
+            limit=SNAPSHOT_POOL,
+        )
+        beliefs = [_belief(record) for record in records]
+        anchors = {
+            s.belief_id: s for s in anchor_statuses(self.db, self.principal, beliefs, project)
+        }
+        scored: list[tuple[bool, float, int, _Belief]] = []
+        for belief in beliefs:
+            weight = scope_weight(project, belief.origins, belief.scope, belief.portability)
+            if weight is None:
+                continue
+            is_durable = belief.type == "preference" or belief.authority == "user"
+            factor = Weighed(
+                belief.id,
+                1.0,
+                belief.confidence,
+                belief.state,
+                anchors[belief.id].anchor_penalty,
+                weight,
+            ).score
+            scored.append((is_durable, factor, belief.seq, belief))
+        order = sorted(scored, key=lambda entry: (-entry[1], -entry[2], entry[3].id))
+        durable = [entry[3] for entry in order if entry[0]]
+        others = [entry[3] for entry in order if not entry[0]]
+        share = round(item_cap * SNAPSHOT_DURABLE_SHARE)
+        chosen = durable[:share] + others[: item_cap - min(share, len(durable))]
+        chosen += durable[share : share + item_cap - len(chosen)]
+        query = f"snapshot ({profile})"
+        items: list[RecallItem] = []
+        for belief in chosen:
+            item = RecallItem(
+                id=belief.id,
+                statement=belief.statement,
+                type=belief.type,
+                confidence_band=confidence_band(belief.confidence),
+                project=belief.project,
+                origins=sorted(belief.origins),
+                scope=belief.scope,
+                anchor_state=anchors[belief.id].state,
+                applies_here=anchors[belief.id].applies_here,
+                evidence=sorted(belief.evidence),
+                arm_ranks={},
+                score=0.0,
+            )
+            candidate = render_beliefs(query, project, [*items, item], [])
+            if len(candidate) / CHARS_PER_TOKEN > token_cap:
+                break
+            items.append(item)
+        rendered = render_beliefs(query, project, items, [])
+        request = RecallQuery(query=query, project=project, k=item_cap)
+        timings = {"total": (time.perf_counter() - started) * 1000}
+        dropped = len(scored) - len(items)
+        trace_id = self._trace("snapshot", request, items, rendered, dropped, 0, {}, timings)
+        return RecallResult(
+            query=query,
+            project=project,
+            items=items,
+            conflicts=[],
+            dropped=dropped,
+            blocked=len(beliefs) - len(scored),
+            rendered=rendered,
+            rendered_sha256=sha256_of(rendered),
+            trace_id=trace_id,
+        )
+
     def _trace(
         self,
-        surface: Surface,
+        surface: str,
         request: RecallQuery,
         items: Sequence[RecallItem | EpisodeHit],
         rendered: str,
@@ -431,6 +530,7 @@ def _belief(record: Mapping[str, Any]) -> _Belief:
     props = record["belief"]
     return _Belief(
         id=props["id"],
+        authority=props.get("authority", "agent"),
         seq=props["seq"],
         project=props["project"],
         statement=props["statement"],

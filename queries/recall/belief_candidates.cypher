@@ -26,7 +26,7 @@ WHERE b.principal = $principal
   )
 RETURN b {
   .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
-  .origins, .project, .anchor_key, .anchor_hash
+  .origins, .project, .anchor_key, .anchor_hash, .authority
 } AS belief,
   [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] AS evidence,
   [(b)-[:CONFLICTS_WITH]-(other:Belief) WHERE other.principal = $principal | other.id]

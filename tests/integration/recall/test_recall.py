@@ -241,3 +241,30 @@ def test_belief_graph_arm_follows_shared_subject_and_provenance(memory: GraphMem
     expanded = memory.recall("idempotent consumers", project="p", arms=["lexical", "graph"])
     found = [item.id for item in expanded.items]
     assert found[0] == seed and {same_subject, same_episode} <= set(found)
+
+
+def test_snapshot_puts_durable_beliefs_first_within_the_caps(memory: GraphMem) -> None:
+    preference = memory.believe(
+        "Prefer small pull requests", project="a", type="preference", confidence=0.9
+    )
+    user_fact = memory.believe(
+        "The staging database is shared", project="b", type="fact", authority="user", confidence=0.6
+    )
+    local_elsewhere = memory.believe("Deploy with make ship", project="c", type="decision")
+    facts = [
+        memory.believe(
+            f"Service {i} listens on port {8000 + i}", project="b", type="fact", confidence=0.5
+        )
+        for i in range(30)
+    ]
+    child = memory.snapshot("b", "child")
+    ids = [item.id for item in child.items]
+    assert len(ids) == 15
+    assert ids[:2] == [preference, user_fact]  # durable first, by weight
+    assert local_elsewhere not in ids
+    assert set(ids[2:]) <= set(facts)
+    assert child.rendered == memory.snapshot("b", "child").rendered
+    interactive = memory.snapshot("b")
+    assert len(interactive.items) == 32 and len(interactive.rendered) / 4 <= 1_500
+    with pytest.raises(InvalidInput):
+        memory.snapshot("b", "huge")
