@@ -138,8 +138,11 @@ class GraphMem:
     # --- lifecycle ------------------------------------------------------------------
 
     def close(self) -> None:
-        """Closes the connection to Neo4j."""
-        self._db.close()
+        """Writes pending recall traces and closes the connection to Neo4j."""
+        try:
+            self._recall.close()
+        finally:
+            self._db.close()
 
     def __enter__(self) -> GraphMem:
         return self
@@ -552,6 +555,7 @@ class GraphMem:
             NotFound: No such trace for this principal.
         """
         _check_id(trace_id, "trace_id")
+        self._recall.flush()
         records = self._db.read("recall/get_trace", principal=self.principal, id=trace_id)
         if not records:
             raise NotFound(

@@ -124,10 +124,10 @@ def anchor_statuses(
         keys = sorted({b.anchor_key for b in group if b.anchor_key is not None})
         indexed, current = False, {}
         if keys:
-            indexed = bool(db.read("code/has_graph", **params)[0]["indexed"])
             anchors = [{"key": key, "path": split_key(key)[1]} for key in keys]
             records = db.read("anchor/resolve", anchors=anchors, **params)
             current = {record["key"]: dict(record) for record in records}
+            indexed = bool(records[0]["indexed"])
         states: dict[str, tuple[AnchorState, str | None]] = {}
         for belief in group:
             found = current.get(belief.anchor_key or "", {})

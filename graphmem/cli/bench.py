@@ -8,6 +8,7 @@ from rich.progress import Progress
 
 from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
+from graphmem.bench.scale import run_scale_bench
 from graphmem.bench.write import run_write_bench
 from graphmem.cli._common import (
     JsonOption,
@@ -94,3 +95,39 @@ def recall_bench(
         latency = figures[name]["latency_ms"]
         cells = "  ".join(f"{metric} {value:.3f}" for metric, value in overall.items())
         typer.echo(f"{name:<9} {cells}  p50 {latency['p50']}ms p95 {latency['p95']}ms")
+
+
+@app.command()
+@handles_errors
+def scale(
+    beliefs: Annotated[int, typer.Option(min=1, help="Beliefs to write.")] = 100_000,
+    projects: Annotated[int, typer.Option(min=1, help="Projects they spread over.")] = 10,
+    queries: Annotated[int, typer.Option(min=1, help="Recall queries to time.")] = 1_000,
+    as_json: JsonOption = False,
+) -> None:
+    """Ingest (with and without embedding) and recall p50/p95 at scale."""
+    with Progress(disable=as_json or not interactive(), transient=True) as bar:
+        tasks = {
+            "write": bar.add_task("writing", total=beliefs),
+            "embed": bar.add_task("embedding", total=None),
+            "recall": bar.add_task("recalling", total=queries),
+        }
+        figures = run_scale_bench(
+            beliefs, projects, queries, progress=lambda stage, n: bar.advance(tasks[stage], n)
+        )
+    if as_json:
+        print_json(figures)
+        return
+    ingest, recall = figures["ingest"], figures["recall"]
+    typer.echo(
+        f"{figures['beliefs']} beliefs in {figures['projects']} projects "
+        f"({figures['superseded']} superseded)"
+    )
+    typer.echo(
+        f"ingest: {ingest['beliefs_per_s_without_embedding']}/s without embedding, "
+        f"{ingest['beliefs_per_s_with_embedding']}/s with ({ingest['embed_seconds']}s embedding)"
+    )
+    typer.echo(
+        f"recall: p50 {recall['p50_ms']} ms, p95 {recall['p95_ms']} ms over {recall['queries']}"
+    )
+    typer.echo(f"peak memory: {figures['peak_rss_mb']} MB")

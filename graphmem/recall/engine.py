@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.anchors.languages import language_for_path
 from graphmem.anchors.state import anchor_statuses
@@ -39,6 +40,8 @@ from graphmem.recall.semantic import SemanticView, Surface
 from graphmem.store.database import Database, run
 from graphmem.store.ids import new_id
 from graphmem.store.memory import principal_key
+
+T = TypeVar("T")
 
 ARM_FETCH = 50
 """How many candidates each arm fetches before the hard filters."""
@@ -119,6 +122,25 @@ class RecallEngine:
         self._embedder_factory = embedder
         self._views_dir = views_dir
         self._views: dict[Surface, SemanticView] = {}
+        # Lexical (a database round trip) runs beside semantic (embedding on the CPU).
+        self._arm_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-arm")
+        # Traces are written off the answer's path; flush() waits for them.
+        self._trace_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-trace")
+        self._pending_traces: list[Future[Any]] = []
+
+    def flush(self) -> None:
+        """Waits until every recall trace is written; raises the first failure."""
+        pending, self._pending_traces = self._pending_traces, []
+        for future in pending:
+            future.result()
+
+    def close(self) -> None:
+        """Writes pending traces and stops the worker threads."""
+        try:
+            self.flush()
+        finally:
+            self._arm_pool.shutdown(wait=True)
+            self._trace_pool.shutdown(wait=True)
 
     def view(self, surface: Surface) -> SemanticView:
         """The semantic view of one surface (created on first use)."""
@@ -188,20 +210,30 @@ class RecallEngine:
             )
         timings: dict[str, float] = {}
         seeding = Arm.GRAPH in request.arms  # the graph arm expands from the others
-        offered_ids: dict[str, list[str]] = {}
-        semantic: list[int] = []
-        if Arm.LEXICAL in request.arms or seeding:
-            started = time.perf_counter()
-            offered_ids["lexical"] = self._lexical(surface, request.query)
-            timings["lexical"] = (time.perf_counter() - started) * 1000
-        if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
-            started = time.perf_counter()
-            offered_ids["structured"] = self._structured(request)
-            timings["structured"] = (time.perf_counter() - started) * 1000
+
+        def timed(arm: str, work: Callable[[], T]) -> Callable[[], T]:
+            def run() -> T:
+                started = time.perf_counter()
+                try:
+                    return work()
+                finally:
+                    timings[arm] = (time.perf_counter() - started) * 1000
+
+            return run
+
+        semantic_future: Future[list[int]] | None = None
         if Arm.SEMANTIC in request.arms or seeding:
-            started = time.perf_counter()
-            semantic = self._semantic(surface, request.query)
-            timings["semantic"] = (time.perf_counter() - started) * 1000
+            semantic_future = self._arm_pool.submit(
+                timed("semantic", lambda: self._semantic(surface, request.query))
+            )
+        offered_ids: dict[str, list[str]] = {}
+        if Arm.LEXICAL in request.arms or seeding:
+            offered_ids["lexical"] = timed(
+                "lexical", lambda: self._lexical(surface, request.query)
+            )()
+        if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
+            offered_ids["structured"] = timed("structured", lambda: self._structured(request))()
+        semantic = semantic_future.result() if semantic_future is not None else []
         wanted = sorted({node_id for ids in offered_ids.values() for node_id in ids})
         payloads = fetch(wanted, semantic)
         by_seq = {seq: node_id for node_id, (seq, _) in payloads.items()}
@@ -520,8 +552,12 @@ class RecallEngine:
             ),
             "operator_policy_version": POLICY_VERSION,
         }
-        self.db.write(
-            lambda tx: run(tx, "recall/write_trace", principal=self.principal, trace=trace)
+        self._pending_traces = [f for f in self._pending_traces if not f.done() or f.exception()]
+        self._pending_traces.append(
+            self._trace_pool.submit(
+                self.db.write,
+                lambda tx: run(tx, "recall/write_trace", principal=self.principal, trace=trace),
+            )
         )
         return trace_id
 
