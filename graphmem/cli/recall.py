@@ -23,7 +23,9 @@ AllProjectsOption = Annotated[
     bool, typer.Option("--all-projects", help="Ask across every project (no project weight).")
 ]
 KOption = Annotated[int, typer.Option("--k", help="At most this many items (1-200).")]
-ArmsOption = Annotated[str, typer.Option(help="Comma-separated arms: lexical,semantic.")]
+ArmsOption = Annotated[
+    str, typer.Option(help="Comma-separated arms: lexical,semantic,graph,structured.")
+]
 AsOfOption = Annotated[
     str | None, typer.Option("--as-of", help="ISO 8601 time with a zone: answer as of then.")
 ]
@@ -60,8 +62,17 @@ def register(app: typer.Typer) -> None:
         project: ProjectOption = None,
         all_projects: AllProjectsOption = False,
         k: KOption = 10,
-        arms: ArmsOption = "lexical,semantic",
+        arms: ArmsOption = "lexical,semantic,graph,structured",
         as_of: AsOfOption = None,
+        paths: Annotated[
+            list[str] | None, typer.Option("--paths", help="A file you work on (repeatable).")
+        ] = None,
+        symbols: Annotated[
+            list[str] | None, typer.Option("--symbol", help="A symbol key or name (repeatable).")
+        ] = None,
+        subjects: Annotated[
+            list[str] | None, typer.Option("--subject", help="An exact subject (repeatable).")
+        ] = None,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
@@ -71,6 +82,9 @@ def register(app: typer.Typer) -> None:
             result = memory.recall(
                 query,
                 project=_project(project, all_projects),
+                paths=paths,
+                symbols=symbols,
+                subjects=subjects,
                 k=k,
                 arms=[arm.strip() for arm in arms.split(",") if arm.strip()],
                 as_of=_as_of(as_of),

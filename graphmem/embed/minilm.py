@@ -83,6 +83,8 @@ class MiniLMEmbedder:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # Idle threads must not spin: Neo4j and FAISS share these two cores.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = onnxruntime.InferenceSession(
             str(model_path()), options, providers=["CPUExecutionProvider"]
         )

@@ -245,7 +245,7 @@ class RecallEngine:
         ranked = {arm: ids for arm, ids in lists.items() if arm in request.arms}
         if seeding and lists:
             started = time.perf_counter()
-            neighbours = self._neighbours(surface, lists)
+            neighbours = self._neighbours(surface, lists)[: 2 * FUSION_DEPTH]
             unseen = [node_id for node_id in neighbours if node_id not in payloads]
             if unseen:
                 payloads.update(fetch(unseen, []))
@@ -276,6 +276,7 @@ class RecallEngine:
             principal=self.principal,
             seeds=seeds,
             width=GRAPH_WIDTH,
+            per_seed=FUSION_DEPTH,
         )
         order = sorted(records, key=lambda r: (r["hops"], seed_rank[r["seed_id"]], r["id"]))
         return list(dict.fromkeys(record["id"] for record in order))
