@@ -1,10 +1,12 @@
 // Creates a batch of beliefs, each with its seq, provenance edges, anchor links and event.
-MERGE (principal:Principal {id: $principal})
-  ON CREATE SET principal.created_at = $now
-WITH principal
+// The clock is locked first in every memory write, so writers queue on it instead of
+// deadlocking on each other's later locks.
 MATCH (clock:Clock {id: 'memory'})
 SET clock.seq = clock.seq + size($rows)
 WITH clock.seq - size($rows) AS base
+MERGE (principal:Principal {id: $principal})
+  ON CREATE SET principal.created_at = $now
+WITH base
 UNWIND range(0, size($rows) - 1) AS i
 WITH base + i + 1 AS seq, $rows[i] AS row
 MERGE (project:Project {principal: $principal, name: row.props.project})
