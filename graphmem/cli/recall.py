@@ -15,6 +15,7 @@ from graphmem.cli._common import (
     print_json,
 )
 from graphmem.errors import InvalidInput
+from graphmem.models import EpisodeSearchResult, RecallResult
 
 ProjectOption = Annotated[
     str | None, typer.Option(help="The project asked about (weights, anchors).")
@@ -50,6 +51,21 @@ def _project(project: str | None, all_projects: bool) -> str | None:
             rule="required",
         )
     return None if all_projects else project
+
+
+def _show(result: RecallResult | EpisodeSearchResult, as_json: bool) -> None:
+    """Prints the rendered block, or ``{"items", "conflicts", "trace_id"}`` as JSON."""
+    if not as_json:
+        typer.echo(result.render(), nl=False)
+        return
+    conflicts = result.conflicts if isinstance(result, RecallResult) else []
+    print_json(
+        {
+            "items": [item.model_dump(mode="json") for item in result.items],
+            "conflicts": [conflict.model_dump(mode="json") for conflict in conflicts],
+            "trace_id": result.trace_id,
+        }
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -89,16 +105,7 @@ def register(app: typer.Typer) -> None:
                 arms=[arm.strip() for arm in arms.split(",") if arm.strip()],
                 as_of=_as_of(as_of),
             )
-        if as_json:
-            print_json(
-                {
-                    "items": [item.model_dump(mode="json") for item in result.items],
-                    "conflicts": [c.model_dump(mode="json") for c in result.conflicts],
-                    "trace_id": result.trace_id,
-                }
-            )
-        else:
-            typer.echo(result.render(), nl=False)
+        _show(result, as_json)
 
     @app.command()
     @handles_errors
@@ -123,16 +130,7 @@ def register(app: typer.Typer) -> None:
                 arms=[arm.strip() for arm in arms.split(",") if arm.strip()],
                 as_of=_as_of(as_of),
             )
-        if as_json:
-            print_json(
-                {
-                    "items": [item.model_dump(mode="json") for item in result.items],
-                    "conflicts": [],
-                    "trace_id": result.trace_id,
-                }
-            )
-        else:
-            typer.echo(result.render(), nl=False)
+        _show(result, as_json)
 
     @app.command()
     @handles_errors
@@ -148,16 +146,7 @@ def register(app: typer.Typer) -> None:
         """What to load at the start of a session: durable preferences first."""
         with open_memory(principal, data_dir) as memory:
             result = memory.snapshot(project, profile)
-        if as_json:
-            print_json(
-                {
-                    "items": [item.model_dump(mode="json") for item in result.items],
-                    "conflicts": [],
-                    "trace_id": result.trace_id,
-                }
-            )
-        else:
-            typer.echo(result.render(), nl=False)
+        _show(result, as_json)
 
     @app.command()
     @handles_errors

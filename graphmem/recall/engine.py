@@ -20,6 +20,7 @@ from graphmem.anchors.state import anchor_statuses
 from graphmem.embed.protocol import Embedder
 from graphmem.errors import InvalidInput
 from graphmem.models import (
+    AnchorStatus,
     Arm,
     BeliefState,
     BeliefType,
@@ -345,21 +346,7 @@ class RecallEngine:
             )
         chosen = rank(weighed)[: request.k]
         items = [
-            RecallItem(
-                id=c.id,
-                statement=candidates[c.id].statement,
-                type=candidates[c.id].type,
-                confidence_band=confidence_band(c.confidence),
-                project=candidates[c.id].project,
-                origins=sorted(candidates[c.id].origins),
-                scope=candidates[c.id].scope,
-                anchor_state=anchors[c.id].state,
-                applies_here=anchors[c.id].applies_here,
-                evidence=sorted(candidates[c.id].evidence),
-                arm_ranks=arm_ranks.get(c.id, {}),
-                score=round(c.score, 8),
-            )
-            for c in chosen
+            _item(candidates[c.id], anchors[c.id], arm_ranks.get(c.id, {}), c.score) for c in chosen
         ]
         returned = {item.id for item in items}
         conflicts = sorted(
@@ -483,20 +470,7 @@ class RecallEngine:
         query = f"snapshot ({profile})"
         items: list[RecallItem] = []
         for belief in chosen:
-            item = RecallItem(
-                id=belief.id,
-                statement=belief.statement,
-                type=belief.type,
-                confidence_band=confidence_band(belief.confidence),
-                project=belief.project,
-                origins=sorted(belief.origins),
-                scope=belief.scope,
-                anchor_state=anchors[belief.id].state,
-                applies_here=anchors[belief.id].applies_here,
-                evidence=sorted(belief.evidence),
-                arm_ranks={},
-                score=0.0,
-            )
+            item = _item(belief, anchors[belief.id], {}, 0.0)
             candidate = render_beliefs(query, project, [*items, item], [])
             if len(candidate) / CHARS_PER_TOKEN > token_cap:
                 break
@@ -561,6 +535,25 @@ class RecallEngine:
             )
         )
         return trace_id
+
+
+def _item(
+    belief: _Belief, anchor: AnchorStatus, arm_ranks: Mapping[str, int], score: float
+) -> RecallItem:
+    return RecallItem(
+        id=belief.id,
+        statement=belief.statement,
+        type=belief.type,
+        confidence_band=confidence_band(belief.confidence),
+        project=belief.project,
+        origins=sorted(belief.origins),
+        scope=belief.scope,
+        anchor_state=anchor.state,
+        applies_here=anchor.applies_here,
+        evidence=sorted(belief.evidence),
+        arm_ranks=dict(arm_ranks),
+        score=round(score, 8),
+    )
 
 
 def _belief(record: Mapping[str, Any]) -> _Belief:
