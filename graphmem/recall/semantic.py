@@ -1,10 +1,15 @@
 """The semantic arm's FAISS view: derived, local, rebuildable (design §5).
 
-One exact ``IndexIDMap2`` over inner product per principal and surface (beliefs or
-episodes), ids being the nodes' creation ``seq``. It records the highest event seq it
-covers and, before answering, catches up from the ``:MemoryEvent`` log, so several
-clients sharing one Neo4j agree. Superseded or retired nodes stay in the view; the hard
-filters in Cypher decide what may be returned (an ``as_of`` in the past needs them).
+One index per principal and surface (beliefs or episodes), ids being the nodes'
+creation ``seq``. It records the highest event seq it covers and, before answering,
+catches up from the ``:MemoryEvent`` log, so several clients sharing one Neo4j agree.
+Superseded or retired nodes stay in the view; the hard filters in Cypher decide what
+may be returned (an ``as_of`` in the past needs them).
+
+Up to ``exact_max`` vectors the index is exact (``IndexIDMap2`` over a flat inner
+product, with real removal). Above it the view switches to HNSW: removal is by filter
+(removed ids are skipped at search time) and the graph is rebuilt from its own stored
+vectors once a tenth of it is removed.
 """
 
 from __future__ import annotations
@@ -33,6 +38,12 @@ SYNC_BATCH = 2_000
 FAISS_THREADS = 1
 """One query scans on one thread: with more, OpenMP fights onnxruntime and Neo4j for
 the same cores (measured at 100k vectors: 35 ms with 2 threads, 13 ms with 1)."""
+DEFAULT_EXACT_MAX = 50_000
+"""Above this many vectors the view turns approximate (GRAPHMEM_FAISS_EXACT_MAX)."""
+HNSW_NEIGHBOURS = 32
+HNSW_EF_CONSTRUCTION = 40
+HNSW_EF_SEARCH = 128
+REBUILD_REMOVED_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,27 @@ class Hit:
 
     seq: int
     similarity: float
+
+
+def _exact_index(dim: int) -> Any:
+    return faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+
+
+def _approximate_index(dim: int, vectors: np.ndarray[Any, Any], ids: np.ndarray[Any, Any]) -> Any:
+    graph = faiss.IndexHNSWFlat(dim, HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
+    graph.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+    graph.hnsw.efSearch = HNSW_EF_SEARCH
+    index = faiss.IndexIDMap2(graph)
+    if len(ids):
+        index.add_with_ids(vectors, ids)
+    return index
+
+
+def _contents(index: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Every (vector, id) an ``IndexIDMap2`` holds."""
+    ids = faiss.vector_to_array(index.id_map).astype(np.int64)
+    vectors = index.index.reconstruct_n(0, index.ntotal) if len(ids) else np.zeros((0, 0))
+    return vectors, ids
 
 
 class SemanticView:
@@ -53,20 +85,26 @@ class SemanticView:
         surface: Surface,
         embedder: Embedder,
         directory: Path | None = None,
+        exact_max: int | None = None,
     ) -> None:
         faiss.omp_set_num_threads(FAISS_THREADS)
         self.db = db
         self.principal = principal
         self.surface = surface
         self.embedder = embedder
+        env_max = os.environ.get("GRAPHMEM_FAISS_EXACT_MAX")
+        self.exact_max = exact_max or (int(env_max) if env_max else DEFAULT_EXACT_MAX)
         self.watermark = 0
-        self.index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(embedder.dim))
+        self.index: Any = _exact_index(embedder.dim)
+        self.approximate = False
+        self.removed: set[int] = set()
         self._files: tuple[Path, Path] | None = None
         if directory is not None:
             owner = hashlib.sha256(principal.encode()).hexdigest()[:20]
             stem = directory / owner / f"{surface}-{embedder.model_id}"
             self._files = (stem.with_suffix(".faiss"), stem.with_suffix(".json"))
             self._load()
+        self._present = set(faiss.vector_to_array(self.index.id_map).tolist())
 
     def _load(self) -> None:
         assert self._files is not None
@@ -81,6 +119,8 @@ class SemanticView:
             return  # another model or a digest collision: rebuild from the graph
         self.index = faiss.read_index(str(index_file))
         self.watermark = int(meta["watermark"])
+        self.approximate = bool(meta.get("approximate", False))
+        self.removed = set(meta.get("removed", []))
 
     def _save(self) -> None:
         if self._files is None:
@@ -96,10 +136,48 @@ class SemanticView:
             "model_id": self.embedder.model_id,
             "watermark": self.watermark,
             "count": int(self.index.ntotal),
+            "approximate": self.approximate,
+            "removed": sorted(self.removed),
         }
         temporary = meta_file.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        temporary.write_text(json.dumps(meta) + "\n", encoding="utf-8")
         temporary.replace(meta_file)
+
+    def _add(self, vectors: np.ndarray[Any, Any], ids: list[int]) -> None:
+        fresh = [(i, row) for i, row in zip(ids, vectors, strict=True) if i not in self._present]
+        self.removed.difference_update(ids)
+        if not fresh:
+            return  # replayed events: every vector is already here
+        self.index.add_with_ids(
+            np.stack([row for _, row in fresh]), np.array([i for i, _ in fresh], dtype=np.int64)
+        )
+        self._present.update(i for i, _ in fresh)
+
+    def _remove(self, ids: list[int]) -> None:
+        if self.approximate:
+            self.removed.update(i for i in ids if i in self._present)
+        else:
+            self.index.remove_ids(np.array(ids, dtype=np.int64))
+            self._present.difference_update(ids)
+
+    def _reshape(self) -> None:
+        """Turns approximate above ``exact_max``; rebuilds once many ids are removed."""
+        too_big = not self.approximate and self.index.ntotal > self.exact_max
+        stale = self.approximate and len(self.removed) > REBUILD_REMOVED_SHARE * max(
+            1, self.index.ntotal
+        )
+        if not (too_big or stale):
+            return
+        vectors, ids = _contents(self.index)
+        keep = ~np.isin(ids, list(self.removed)) if self.removed else np.ones(len(ids), bool)
+        faiss.omp_set_num_threads(os.cpu_count() or 1)  # building may use every core
+        try:
+            self.index = _approximate_index(self.embedder.dim, vectors[keep], ids[keep])
+        finally:
+            faiss.omp_set_num_threads(FAISS_THREADS)
+        self.approximate = True
+        self.removed = set()
+        self._present = set(ids[keep].tolist())
 
     def sync(self) -> int:
         """Applies every event after the watermark; returns how many it applied."""
@@ -119,31 +197,35 @@ class SemanticView:
             removed = [e["node_seq"] for e in events if e["type"] != _CREATED[self.surface]]
             if added:
                 vectors = self.embedder.embed([e["text"] or "" for e in added])
-                ids = np.array([e["node_seq"] for e in added], dtype=np.int64)
-                self.index.remove_ids(ids)  # a replayed event must not duplicate a vector
-                self.index.add_with_ids(vectors, ids)
+                self._add(vectors, [int(e["node_seq"]) for e in added])
             if removed:
-                self.index.remove_ids(np.array([s for s in removed if s], dtype=np.int64))
+                self._remove([int(s) for s in removed if s])
             self.watermark = int(events[-1]["seq"])
             applied += len(events)
         if applied:
+            self._reshape()
             self._save()
         return applied
 
     def rebuild(self) -> int:
         """Forgets the view and rebuilds it from the graph; returns the events applied."""
-        self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.embedder.dim))
+        self.index = _exact_index(self.embedder.dim)
+        self.approximate = False
+        self.removed = set()
+        self._present = set()
         self.watermark = 0
         return self.sync()
 
     def search(self, vector: np.ndarray[Any, Any], limit: int) -> list[Hit]:
-        """The ``limit`` nearest nodes, best first (ties by seq)."""
-        if self.index.ntotal == 0 or limit <= 0:
+        """The ``limit`` nearest live vectors, best first (ties by seq)."""
+        live = self.index.ntotal - len(self.removed)
+        if live <= 0 or limit <= 0:
             return []
-        similarities, seqs = self.index.search(vector.reshape(1, -1), min(limit, self.index.ntotal))
+        wanted = min(limit + len(self.removed), self.index.ntotal)
+        similarities, seqs = self.index.search(vector.reshape(1, -1), wanted)
         hits = [
             Hit(int(seq), float(similarity))
             for similarity, seq in zip(similarities[0], seqs[0], strict=True)
-            if seq != -1
+            if seq != -1 and int(seq) not in self.removed
         ]
-        return sorted(hits, key=lambda hit: (-hit.similarity, hit.seq))
+        return sorted(hits, key=lambda hit: (-hit.similarity, hit.seq))[:limit]
