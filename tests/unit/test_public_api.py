@@ -6,6 +6,13 @@ import graphmem
 from graphmem import errors
 
 PUBLIC = {
+    "Arm",
+    "Conflict",
+    "Embedder",
+    "EpisodeHit",
+    "EpisodeSearchResult",
+    "RecallItem",
+    "RecallResult",
     "AnchorCandidate",
     "AnchorRef",
     "AnchorState",
