@@ -267,6 +267,17 @@ class Evidence(_Input):
         return {"episode_id": value} if isinstance(value, str) else value
 
 
+def _unique_evidence(evidence: list[Evidence]) -> list[Evidence]:
+    """One DERIVED_FROM per episode: an episode cited twice keeps its first role."""
+    seen: set[str] = set()
+    unique = []
+    for item in evidence:
+        if item.episode_id not in seen:
+            seen.add(item.episode_id)
+            unique.append(item)
+    return unique
+
+
 class NewBelief(_Input):
     """A belief as a writer states it.
 
@@ -311,6 +322,11 @@ class NewBelief(_Input):
         if value is BeliefState.RETIRED:
             raise ValueError("a new belief cannot be retired")
         return value
+
+    @field_validator("evidence")
+    @classmethod
+    def _one_link_per_episode(cls, value: list[Evidence]) -> list[Evidence]:
+        return _unique_evidence(value)
 
     @field_validator("anchor_unverifiable")
     @classmethod

@@ -19,8 +19,7 @@ CALL (b, row) {
   UNWIND row.evidence AS evidence
   MATCH (e:Episode {id: evidence.episode_id})
   WHERE e.principal = $principal
-  MERGE (b)-[link:DERIVED_FROM]->(e)
-    ON CREATE SET link.role = evidence.role
+  CREATE (b)-[:DERIVED_FROM {role: evidence.role}]->(e)
 }
 CALL (b) {
   MATCH (s:Symbol {key: b.anchor_key})
