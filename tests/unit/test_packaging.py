@@ -39,6 +39,7 @@ def test_installed_wheel_finds_its_data(tmp_path: Path) -> None:
         "graphmem/_data/docker/docker-compose.yml",
         "graphmem/_data/extractors/README.md",
         "graphmem/_data/extractors/python.scm",
+        "graphmem/_data/queries/browser/graphmem.grass",
         "graphmem/embed/wordpiece/vocab.txt",
         "graphmem/embed/wordpiece/LICENSE",
     ):
