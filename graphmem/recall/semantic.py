@@ -217,11 +217,16 @@ class SemanticView:
         return self.sync()
 
     def search(self, vector: np.ndarray[Any, Any], limit: int) -> list[Hit]:
-        """The ``limit`` nearest live vectors, best first (ties by seq)."""
+        """The ``limit`` nearest live vectors, best first (ties by seq).
+
+        In approximate mode removed ids are filtered out of an over-fetch of at most
+        three times ``limit``: with under a tenth of the index removed (more triggers a
+        rebuild) that almost always leaves ``limit`` live hits.
+        """
         live = self.index.ntotal - len(self.removed)
         if live <= 0 or limit <= 0:
             return []
-        wanted = min(limit + len(self.removed), self.index.ntotal)
+        wanted = min(limit + min(len(self.removed), 2 * limit), self.index.ntotal)
         similarities, seqs = self.index.search(vector.reshape(1, -1), wanted)
         hits = [
             Hit(int(seq), float(similarity))
