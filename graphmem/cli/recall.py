@@ -43,6 +43,10 @@ def _as_of(value: str | None) -> datetime | None:
         ) from None
 
 
+def _arm_list(arms: str) -> list[str]:
+    return [arm.strip() for arm in arms.split(",") if arm.strip()]
+
+
 def _project(project: str | None, all_projects: bool) -> str | None:
     if project is None and not all_projects:
         raise InvalidInput(
@@ -102,7 +106,7 @@ def register(app: typer.Typer) -> None:
                 symbols=symbols,
                 subjects=subjects,
                 k=k,
-                arms=[arm.strip() for arm in arms.split(",") if arm.strip()],
+                arms=_arm_list(arms),
                 as_of=_as_of(as_of),
             )
         _show(result, as_json)
@@ -127,7 +131,7 @@ def register(app: typer.Typer) -> None:
                 query,
                 project=project,
                 k=k,
-                arms=[arm.strip() for arm in arms.split(",") if arm.strip()],
+                arms=_arm_list(arms),
                 as_of=_as_of(as_of),
             )
         _show(result, as_json)

@@ -359,21 +359,20 @@ class RecallEngine:
             key=lambda conflict: (conflict.a, conflict.b),
         )
         rendered = render_beliefs(request.query, request.project, items, conflicts)
-        dropped = len(fused) - len(items)
         timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
-        trace_id = self._trace(
-            "belief", request, items, rendered, dropped, gathered.blocked, arm_ranks, timings
-        )
         return RecallResult(
-            query=request.query,
-            project=request.project,
             items=items,
             conflicts=conflicts,
-            dropped=dropped,
-            blocked=gathered.blocked,
-            rendered=rendered,
-            rendered_sha256=sha256_of(rendered),
-            trace_id=trace_id,
+            **self._traced(
+                "belief",
+                request,
+                items,
+                rendered,
+                len(fused) - len(items),
+                gathered.blocked,
+                arm_ranks,
+                timings,
+            ),
         )
 
     def search_episodes(self, request: RecallQuery) -> EpisodeSearchResult:
@@ -402,20 +401,19 @@ class RecallEngine:
             for c in ordered[: request.k]
         ]
         rendered = render_episodes(request.query, request.project, items)
-        dropped = len(fused) - len(items)
         timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
-        trace_id = self._trace(
-            "episode", request, items, rendered, dropped, gathered.blocked, arm_ranks, timings
-        )
         return EpisodeSearchResult(
-            query=request.query,
-            project=request.project,
             items=items,
-            dropped=dropped,
-            blocked=gathered.blocked,
-            rendered=rendered,
-            rendered_sha256=sha256_of(rendered),
-            trace_id=trace_id,
+            **self._traced(
+                "episode",
+                request,
+                items,
+                rendered,
+                len(fused) - len(items),
+                gathered.blocked,
+                arm_ranks,
+                timings,
+            ),
         )
 
     def snapshot(self, project: str, profile: str) -> RecallResult:
@@ -478,21 +476,22 @@ class RecallEngine:
         rendered = render_beliefs(query, project, items, [])
         request = RecallQuery(query=query, project=project, k=item_cap)
         timings = {"total": (time.perf_counter() - started) * 1000}
-        dropped = len(scored) - len(items)
-        trace_id = self._trace("snapshot", request, items, rendered, dropped, 0, {}, timings)
         return RecallResult(
-            query=query,
-            project=project,
             items=items,
             conflicts=[],
-            dropped=dropped,
-            blocked=len(beliefs) - len(scored),
-            rendered=rendered,
-            rendered_sha256=sha256_of(rendered),
-            trace_id=trace_id,
+            **self._traced(
+                "snapshot",
+                request,
+                items,
+                rendered,
+                len(scored) - len(items),
+                len(beliefs) - len(scored),
+                {},
+                timings,
+            ),
         )
 
-    def _trace(
+    def _traced(
         self,
         surface: str,
         request: RecallQuery,
@@ -502,7 +501,13 @@ class RecallEngine:
         blocked: int,
         arm_ranks: Mapping[str, Mapping[str, int]],
         timings_ms: Mapping[str, float],
-    ) -> str:
+    ) -> dict[str, Any]:
+        """Records the call's :RecallTrace (in the background).
+
+        Returns:
+            The result fields every surface shares: query, project, counts, rendering
+            and the trace id.
+        """
         trace_id = new_id()
         bands = [item.confidence_band if isinstance(item, RecallItem) else "" for item in items]
         trace: dict[str, Any] = {
@@ -534,7 +539,15 @@ class RecallEngine:
                 lambda tx: run(tx, "recall/write_trace", principal=self.principal, trace=trace),
             )
         )
-        return trace_id
+        return {
+            "query": request.query,
+            "project": request.project,
+            "dropped": dropped,
+            "blocked": blocked,
+            "rendered": rendered,
+            "rendered_sha256": trace["rendered_sha256"],
+            "trace_id": trace_id,
+        }
 
 
 def _item(

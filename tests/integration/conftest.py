@@ -71,6 +71,14 @@ def neo4j_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connect
         pass
 
 
+@pytest.fixture
+def database(neo4j_settings: ConnectionSettings) -> Iterator[Database]:
+    """graphmem's own database handle on the test server."""
+    db = Database(neo4j_settings)
+    yield db
+    db.close()
+
+
 class Graph:
     """Raw Cypher for assertions the client does not offer (tests only)."""
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from graphmem import MigrationError
-from graphmem.settings import ConnectionSettings
 from graphmem.store.database import Database
 from graphmem.store.migrations import apply_migrations, available_migrations
 from tests.integration.conftest import Graph
@@ -40,13 +38,6 @@ INDEXES = {
     "belief_text_v2",
     "episode_text_v2",
 }
-
-
-@pytest.fixture
-def database(neo4j_settings: ConnectionSettings) -> Iterator[Database]:
-    db = Database(neo4j_settings)
-    yield db
-    db.close()
 
 
 def test_second_run_is_a_no_op(database: Database, graph: Graph) -> None:

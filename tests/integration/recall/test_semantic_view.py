@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from graphmem import GraphMem
 from graphmem.embed.minilm import default_embedder
 from graphmem.recall.semantic import SemanticView
-from graphmem.settings import ConnectionSettings
 from graphmem.store.database import Database
 
 STATEMENTS = [
@@ -21,13 +18,6 @@ STATEMENTS = [
     "Database migrations run in one transaction",
     "Cache keys include the tenant id",
 ]
-
-
-@pytest.fixture
-def database(neo4j_settings: ConnectionSettings) -> Iterator[Database]:
-    db = Database(neo4j_settings)
-    yield db
-    db.close()
 
 
 def test_switches_to_hnsw_above_the_threshold_and_filters_removals(
