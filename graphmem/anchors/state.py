@@ -105,7 +105,12 @@ def _rank_candidates(anchor_key: str, rows: Sequence[dict[str, Any]]) -> list[An
 
 
 def anchor_statuses(
-    db: Database, principal: str, beliefs: Sequence[Anchored], project: str | None = None
+    db: Database,
+    principal: str,
+    beliefs: Sequence[Anchored],
+    project: str | None = None,
+    *,
+    with_candidates: bool = True,
 ) -> list[AnchorStatus]:
     """Resolves the anchors of many beliefs in a few queries per project asked about.
 
@@ -114,6 +119,8 @@ def anchor_statuses(
         principal: Whose beliefs and code graph.
         beliefs: The beliefs to check.
         project: The project to check against; each belief's own project when None.
+        with_candidates: Whether to look up where a vanished anchor may have gone
+            (recall only needs the state, and skips that query).
     """
     by_project: dict[str, list[Anchored]] = {}
     for belief in beliefs:
@@ -139,7 +146,7 @@ def anchor_statuses(
                 file_error=found.get("file_error"),
             )
         vanished = [b for b in group if states[b.id][0] is AnchorState.VANISHED]
-        candidates = _candidates(db, params, vanished)
+        candidates = _candidates(db, params, vanished) if with_candidates else {}
         for belief in group:
             state, reason = states[belief.id]
             statuses[(belief.id, asked)] = AnchorStatus(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -20,6 +21,7 @@ class CachedEmbedder:
         self._vectors: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -32,22 +34,27 @@ class CachedEmbedder:
         return self.inner.dim
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """Returns the vectors, embedding only texts not in the cache (once each)."""
+        """Returns the vectors, embedding only texts not in the cache (once each).
+
+        Safe to call from several threads: the bookkeeping is locked, the embedding is
+        not (two threads may embed the same new text once each).
+        """
         keys = [(self.inner.model_id, hashlib.sha256(t.encode()).hexdigest()) for t in texts]
-        missing = list(dict.fromkeys(k for k in keys if k not in self._vectors))
+        with self._lock:
+            known = {key: self._vectors[key] for key in keys if key in self._vectors}
+        missing = list(dict.fromkeys(key for key in keys if key not in known))
         if missing:
             first_text = {key: text for key, text in zip(keys, texts, strict=True)}
             fresh = self.inner.embed([first_text[key] for key in missing])
-            for key, vector in zip(missing, fresh, strict=True):
-                self._vectors[key] = vector
-        self.misses += len(missing)
-        self.hits += len(keys) - len(missing)
-        rows = []
-        for key in keys:
-            self._vectors.move_to_end(key)
-            rows.append(self._vectors[key])
-        while len(self._vectors) > self.max_entries:
-            self._vectors.popitem(last=False)
-        if not rows:
+            known.update(zip(missing, fresh, strict=True))
+        with self._lock:
+            self.misses += len(missing)
+            self.hits += len(keys) - len(missing)
+            for key in keys:
+                self._vectors[key] = known[key]
+                self._vectors.move_to_end(key)
+            while len(self._vectors) > self.max_entries:
+                self._vectors.popitem(last=False)
+        if not keys:
             return np.zeros((0, self.inner.dim), dtype=np.float32)
-        return np.stack(rows).astype(np.float32, copy=False)
+        return np.stack([known[key] for key in keys]).astype(np.float32, copy=False)

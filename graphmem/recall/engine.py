@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from graphmem.anchors.languages import language_for_path
 from graphmem.anchors.state import anchor_statuses
-from graphmem.embed.protocol import Embedder
+from graphmem.embed.protocol import Embedder, Vectors
 from graphmem.errors import InvalidInput
 from graphmem.models import (
     AnchorStatus,
@@ -38,7 +38,8 @@ from graphmem.recall.lucene import lucene_terms
 from graphmem.recall.ranking import Weighed, confidence_band, rank, scope_weight
 from graphmem.recall.render import render_beliefs, render_episodes, sha256_of
 from graphmem.recall.semantic import SemanticView, Surface
-from graphmem.store.database import Database, run
+from graphmem.recall.traces import TraceWriter
+from graphmem.store.database import Database
 from graphmem.store.ids import new_id
 from graphmem.store.memory import principal_key
 
@@ -46,6 +47,10 @@ T = TypeVar("T")
 
 ARM_FETCH = 50
 """How many candidates each arm fetches before the hard filters."""
+LEXICAL_HEAD = 2 * ARM_FETCH
+"""How deep the unscoped full-text query looks for the principal's hits before the
+lexical arm falls back to the scoped one (see ``queries/recall/lexical.cypher``)."""
+FULLTEXT_INDEX: dict[Surface, str] = {"belief": "belief_text_v2", "episode": "episode_text_v2"}
 FUSION_DEPTH = 15
 """How many of its best surviving candidates each arm contributes to fusion. Deeper
 lists let a weak arm's tail outvote a strong arm's head (LoCoMo R@10: 0.55 at 50,
@@ -103,9 +108,19 @@ class _Gathered:
     timings_ms: dict[str, float]
 
 
-Fetch = Callable[[list[str], list[int]], dict[str, tuple[int, Any]]]
-"""Fetches candidates by ids and creation seqs through the hard filters:
-id → (seq, payload)."""
+@dataclass(frozen=True)
+class _Candidate:
+    """A node that passed the hard filters, and how the graph arm reached it."""
+
+    id: str
+    payload: Any
+    reached: list[tuple[int, int]]
+    """(seed seq, hops) for each graph-arm seed it lies next to."""
+
+
+Fetch = Callable[[list[int], list[int]], dict[int, _Candidate]]
+"""Fetches the arms' hits (creation seqs) and the graph arm's expansion from the seeds
+(seqs, best first) through the hard filters: seq → candidate."""
 
 
 class RecallEngine:
@@ -126,22 +141,18 @@ class RecallEngine:
         # Lexical (a database round trip) runs beside semantic (embedding on the CPU).
         self._arm_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-arm")
         # Traces are written off the answer's path; flush() waits for them.
-        self._trace_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-trace")
-        self._pending_traces: list[Future[Any]] = []
+        self._traces = TraceWriter(db, principal)
 
     def flush(self) -> None:
         """Waits until every recall trace is written; raises the first failure."""
-        pending, self._pending_traces = self._pending_traces, []
-        for future in pending:
-            future.result()
+        self._traces.flush()
 
     def close(self) -> None:
         """Writes pending traces and stops the worker threads."""
         try:
-            self.flush()
+            self._traces.close()
         finally:
             self._arm_pool.shutdown(wait=True)
-            self._trace_pool.shutdown(wait=True)
 
     def view(self, surface: Surface) -> SemanticView:
         """The semantic view of one surface (created on first use)."""
@@ -151,27 +162,29 @@ class RecallEngine:
             )
         return self._views[surface]
 
-    def _lexical(self, surface: Surface, query: str) -> list[str]:
+    def _lexical(self, surface: Surface, query: str) -> list[int]:
         terms = lucene_terms(query)
         if not terms:
             return []
-        lucene = f"({terms}) AND principal_key:{principal_key(self.principal)}"
         records = self.db.read(
-            f"recall/{surface}_lexical", principal=self.principal, lucene=lucene, limit=ARM_FETCH
+            "recall/lexical",
+            index=FULLTEXT_INDEX[surface],
+            principal=self.principal,
+            terms=terms,
+            scoped=f"({terms}) AND principal_key:{principal_key(self.principal)}",
+            limit=LEXICAL_HEAD,
+            wanted=ARM_FETCH,
         )
-        return [record["id"] for record in records]
+        return [record["seq"] for record in records]
 
-    def _semantic(self, surface: Surface, query: str) -> list[int]:
-        view = self.view(surface)
-        view.sync()
-        vector = view.embedder.embed([query])[0]
+    def _semantic(self, view: SemanticView, vector: Future[Vectors]) -> list[int]:
         return [
             hit.seq
-            for hit in view.search(vector, ARM_FETCH)
+            for hit in view.search(vector.result()[0], ARM_FETCH)
             if hit.similarity >= SEMANTIC_MIN_SIMILARITY
         ]
 
-    def _structured(self, request: RecallQuery) -> list[str]:
+    def _structured(self, request: RecallQuery) -> list[int]:
         keys = [s for s in request.symbols or [] if "::" in s]
         names = [s for s in request.symbols or [] if "::" not in s]
         if names and request.project is not None:
@@ -197,7 +210,7 @@ class RecallEngine:
             subjects=list(request.subjects or []),
             limit=ARM_FETCH,
         )
-        return [record["id"] for record in records]
+        return [record["seq"] for record in records]
 
     def _gather(self, surface: Surface, request: RecallQuery, fetch: Fetch) -> _Gathered:
         """Runs the arms, applies the hard filters and cuts each list for fusion."""
@@ -222,96 +235,81 @@ class RecallEngine:
 
             return run
 
-        semantic_future: Future[list[int]] | None = None
+        semantic: tuple[SemanticView, Future[int], Future[Vectors]] | None = None
         if Arm.SEMANTIC in request.arms or seeding:
-            semantic_future = self._arm_pool.submit(
-                timed("semantic", lambda: self._semantic(surface, request.query))
+            # The view catches up while the query embeds, both beside the lexical arm.
+            view = self.view(surface)
+            semantic = (
+                view,
+                self._arm_pool.submit(timed("sync", view.sync)),
+                self._arm_pool.submit(timed("embed", lambda: view.embedder.embed([request.query]))),
             )
-        offered_ids: dict[str, list[str]] = {}
+        offered: dict[str, list[int]] = {}
         if Arm.LEXICAL in request.arms or seeding:
-            offered_ids["lexical"] = timed(
-                "lexical", lambda: self._lexical(surface, request.query)
-            )()
+            offered["lexical"] = timed("lexical", lambda: self._lexical(surface, request.query))()
         if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
-            offered_ids["structured"] = timed("structured", lambda: self._structured(request))()
-        semantic = semantic_future.result() if semantic_future is not None else []
-        wanted = sorted({node_id for ids in offered_ids.values() for node_id in ids})
-        payloads = fetch(wanted, semantic)
-        by_seq = {seq: node_id for node_id, (seq, _) in payloads.items()}
-        lists = {arm: [i for i in ids if i in payloads] for arm, ids in offered_ids.items()}
-        lists["semantic"] = [by_seq[seq] for seq in semantic if seq in by_seq]
-        offered = sum(len(set(ids)) for ids in offered_ids.values()) + len(set(semantic))
-        blocked = offered - sum(len(ids) for ids in lists.values())
-        lists = {arm: ids[:FUSION_DEPTH] for arm, ids in lists.items() if ids}
-        ranked = {arm: ids for arm, ids in lists.items() if arm in request.arms}
-        if seeding and lists:
-            started = time.perf_counter()
-            neighbours = self._neighbours(surface, lists)[: 2 * FUSION_DEPTH]
-            unseen = [node_id for node_id in neighbours if node_id not in payloads]
-            if unseen:
-                payloads.update(fetch(unseen, []))
-            graph = [node_id for node_id in neighbours if node_id in payloads]
+            offered["structured"] = timed("structured", lambda: self._structured(request))()
+        if semantic is not None:
+            view, synced, vector = semantic
+            synced.result()
+            offered["semantic"] = timed("semantic", lambda: self._semantic(view, vector))()
+        seeds = _graph_seeds(offered) if seeding else []
+        started = time.perf_counter()
+        found = fetch(sorted({seq for seqs in offered.values() for seq in seqs}), seeds)
+        timings["candidates"] = (time.perf_counter() - started) * 1000
+        lists = {
+            arm: [found[seq].id for seq in seqs if seq in found][:FUSION_DEPTH]
+            for arm, seqs in offered.items()
+        }
+        ranked = {arm: ids for arm, ids in lists.items() if ids and arm in request.arms}
+        if seeding:
+            graph = _graph_list(found.values(), seeds)[:FUSION_DEPTH]
             if graph:
-                ranked["graph"] = graph[:FUSION_DEPTH]
-            timings["graph"] = (time.perf_counter() - started) * 1000
+                ranked["graph"] = graph
+        offered_count = sum(len(set(seqs)) for seqs in offered.values())
+        blocked = offered_count - sum(
+            len({seq for seq in seqs if seq in found}) for seqs in offered.values()
+        )
         return _Gathered(
-            {node_id: payload for node_id, (_, payload) in payloads.items()},
+            {candidate.id: candidate.payload for candidate in found.values()},
             ranked,
             blocked,
             timings,
         )
 
-    def _neighbours(self, surface: Surface, lists: Mapping[str, Sequence[str]]) -> list[str]:
-        """The graph arm: what lies next to the best candidates, nearest first.
-
-        Seeds are the best fused candidates of the other arms. For episodes the
-        neighbours are PART_OF siblings within ``GRAPH_WIDTH`` positions (session
-        adjacency); for beliefs, beliefs sharing an anchored symbol or its container,
-        a subject, or a source episode. Ordered by hop distance, seed rank, then id.
-        """
-        fused, _ = reciprocal_rank_fusion(lists)
-        seeds = sorted(fused, key=lambda node_id: (-fused[node_id], node_id))[:GRAPH_SEEDS]
-        seed_rank = {seed: position for position, seed in enumerate(seeds)}
-        records = self.db.read(
-            f"recall/{surface}_neighbours",
-            principal=self.principal,
-            seeds=seeds,
-            width=GRAPH_WIDTH,
-            per_seed=FUSION_DEPTH,
-        )
-        order = sorted(records, key=lambda r: (r["hops"], seed_rank[r["seed_id"]], r["id"]))
-        return list(dict.fromkeys(record["id"] for record in order))
-
     def _fetch_beliefs(self, request: RecallQuery) -> Fetch:
-        def fetch(ids: list[str], seqs: list[int]) -> dict[str, tuple[int, Any]]:
+        def fetch(seqs: list[int], seeds: list[int]) -> dict[int, _Candidate]:
             records = self.db.read(
                 "recall/belief_candidates",
                 principal=self.principal,
-                ids=ids,
                 seqs=seqs,
+                seeds=seeds,
+                per_seed=FUSION_DEPTH,
                 types=[t.value for t in request.types] if request.types else None,
                 as_of=request.as_of,
                 now=datetime.now(UTC),
                 project=request.project,
             )
-            beliefs = [_belief(record) for record in records]
-            return {belief.id: (belief.seq, belief) for belief in beliefs}
+            beliefs = [(_belief(record), record["reached"]) for record in records]
+            return {belief.seq: _candidate(belief.id, belief, near) for belief, near in beliefs}
 
         return fetch
 
     def _fetch_episodes(self, request: RecallQuery) -> Fetch:
-        def fetch(ids: list[str], seqs: list[int]) -> dict[str, tuple[int, Any]]:
+        def fetch(seqs: list[int], seeds: list[int]) -> dict[int, _Candidate]:
             records = self.db.read(
                 "recall/episode_candidates",
                 principal=self.principal,
-                ids=ids,
                 seqs=seqs,
+                seeds=seeds,
+                width=GRAPH_WIDTH,
                 as_of=request.as_of,
                 project=request.project,
             )
+            episodes = [(dict(record["episode"]), record["reached"]) for record in records]
             return {
-                record["episode"]["id"]: (record["episode"]["seq"], dict(record["episode"]))
-                for record in records
+                episode["seq"]: _candidate(episode["id"], episode, near)
+                for episode, near in episodes
             }
 
         return fetch
@@ -325,7 +323,11 @@ class RecallEngine:
         anchors = {
             status.belief_id: status
             for status in anchor_statuses(
-                self.db, self.principal, [candidates[i] for i in fused], request.project
+                self.db,
+                self.principal,
+                [candidates[i] for i in fused],
+                request.project,
+                with_candidates=False,
             )
         }
         weighed: list[Weighed] = []
@@ -442,7 +444,10 @@ class RecallEngine:
         )
         beliefs = [_belief(record) for record in records]
         anchors = {
-            s.belief_id: s for s in anchor_statuses(self.db, self.principal, beliefs, project)
+            s.belief_id: s
+            for s in anchor_statuses(
+                self.db, self.principal, beliefs, project, with_candidates=False
+            )
         }
         scored: list[tuple[bool, float, int, _Belief]] = []
         for belief in beliefs:
@@ -532,13 +537,7 @@ class RecallEngine:
             ),
             "operator_policy_version": POLICY_VERSION,
         }
-        self._pending_traces = [f for f in self._pending_traces if not f.done() or f.exception()]
-        self._pending_traces.append(
-            self._trace_pool.submit(
-                self.db.write,
-                lambda tx: run(tx, "recall/write_trace", principal=self.principal, trace=trace),
-            )
-        )
+        self._traces.submit(trace)
         return {
             "query": request.query,
             "project": request.project,
@@ -548,6 +547,36 @@ class RecallEngine:
             "rendered_sha256": trace["rendered_sha256"],
             "trace_id": trace_id,
         }
+
+
+def _graph_seeds(offered: Mapping[str, Sequence[int]]) -> list[int]:
+    """The graph arm's seeds: the best ``GRAPH_SEEDS`` hits of the other arms, fused.
+
+    They are chosen before the hard filters so that one round trip fetches the hits
+    and their neighbours; a seed that is then filtered out is not returned, but what
+    lies next to it may be.
+    """
+    fused, _ = reciprocal_rank_fusion(
+        {arm: [str(seq) for seq in seqs[:FUSION_DEPTH]] for arm, seqs in offered.items()}
+    )
+    best = sorted(fused, key=lambda seq: (-fused[seq], int(seq)))[:GRAPH_SEEDS]
+    return [int(seq) for seq in best]
+
+
+def _graph_list(found: Iterable[_Candidate], seeds: Sequence[int]) -> list[str]:
+    """The graph arm's ranked list: nearest first, then by seed rank, then id."""
+    seed_rank = {seed: position for position, seed in enumerate(seeds)}
+    reached = [
+        (hops, seed_rank[seed], candidate.id)
+        for candidate in found
+        for seed, hops in candidate.reached
+        if seed in seed_rank
+    ]
+    return list(dict.fromkeys(node_id for _, _, node_id in sorted(reached)))
+
+
+def _candidate(node_id: str, payload: Any, reached: Iterable[Mapping[str, int]]) -> _Candidate:
+    return _Candidate(node_id, payload, [(near["seed"], near["hops"]) for near in reached])
 
 
 def _item(

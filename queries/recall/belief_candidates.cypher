@@ -1,17 +1,43 @@
-// Candidate beliefs (by id or creation seq) that pass the hard filters (design §5.1):
-// principal; live (not superseded, not retired, valid now) or valid and recorded at
-// $as_of; a local belief only in its own project; optional types. Returns what ranking
-// and rendering need.
+// Candidate beliefs of one recall, in one round trip: the arms' hits ($seqs, creation
+// seqs) and the graph arm's expansion from its seeds ($seeds), all through the hard
+// filters (design §5.1): principal; live (not superseded, not retired, valid now) or
+// valid and recorded at $as_of; a local belief only in its own project; optional types.
+//
+// From each seed the graph arm reaches beliefs anchored to the same symbol (1 hop) or
+// to a symbol it CONTAINS or is contained by (2), sharing its subject (1), or derived
+// from one of its episodes (2): the nearest $per_seed per seed, newest first. `reached`
+// lists (seed seq, hops) for each belief found that way.
 CALL () {
-  UNWIND $ids AS id
-  MATCH (b:Belief {id: id})
-  RETURN b
-  UNION
   UNWIND $seqs AS seq
   MATCH (b:Belief {seq: seq})
-  RETURN b
+  RETURN b, null AS seed, null AS hops
+  UNION
+  UNWIND $seeds AS seed_seq
+  MATCH (seed:Belief {seq: seed_seq})
+  WHERE seed.principal = $principal
+  CALL (seed) {
+    MATCH (seed)-[:ANCHORED_TO]->(:Symbol)<-[:ANCHORED_TO]-(other:Belief)
+    RETURN other, 1 AS hops
+    UNION
+    MATCH (seed)-[:ANCHORED_TO]->(:Symbol)-[:CONTAINS]-(:Symbol)<-[:ANCHORED_TO]-(other:Belief)
+    RETURN other, 2 AS hops
+    UNION
+    MATCH (other:Belief)
+    WHERE seed.subject IS NOT NULL AND other.principal = seed.principal
+      AND other.subject = seed.subject
+    RETURN other, 1 AS hops
+    UNION
+    MATCH (seed)-[:DERIVED_FROM]->(:Episode)<-[:DERIVED_FROM]-(other:Belief)
+    RETURN other, 2 AS hops
+  }
+  WITH seed, other, min(hops) AS hops
+  WHERE other.principal = $principal AND other <> seed
+  ORDER BY hops, other.seq DESC
+  WITH seed, collect({node: other, hops: hops})[..$per_seed] AS nearest
+  UNWIND nearest AS near
+  RETURN near.node AS b, seed.seq AS seed, near.hops AS hops
 }
-WITH b
+WITH b, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops} END) AS reached
 WHERE b.principal = $principal
   AND ($types IS NULL OR b.type IN $types)
   AND (
@@ -25,9 +51,11 @@ WHERE b.principal = $principal
     AND NOT $project IN b.origins
   )
 RETURN b {
-  .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
-  .origins, .project, .anchor_key, .anchor_hash, .authority
+  .id, .seq, .statement, .subject, .type, .confidence, .scope, .portability,
+  .origins, .project, .anchor_key, .anchor_hash, .authority,
+  state: coalesce(b.retired_from, b.state)  // what a past (as_of) read weighs
 } AS belief,
+  reached,
   [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] AS evidence,
   [(b)-[:CONFLICTS_WITH]-(other:Belief) WHERE other.principal = $principal | other.id]
     AS conflicts

@@ -17,6 +17,6 @@ CALL () {
 }
 WITH b, min(kind) AS kind
 WHERE b.principal = $principal
-RETURN b.id AS id
+RETURN b.id AS id, b.seq AS seq
 ORDER BY kind, b.seq DESC, b.id
 LIMIT $limit

@@ -1,0 +1,111 @@
+"""Writes recall traces off the answer's path, in batches (design §5.7).
+
+A recall hands its ``:RecallTrace`` to a background writer and returns at once. The
+writer waits up to ``BATCH_SECONDS`` for more traces and writes them all in one
+``UNWIND`` transaction: one commit per batch instead of one per recall, which matters
+on a 2-core machine where Neo4j, the embedder and the caller share the CPU.
+:meth:`TraceWriter.flush` (and so ``GraphMem.get_trace`` and ``close``) waits until
+every trace handed over so far is written.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Any
+
+from graphmem.store.database import Database, run
+
+BATCH_SECONDS = 0.25
+"""How long the writer gathers traces before it commits them."""
+BATCH_MAX = 200
+"""The most traces one transaction writes."""
+
+
+class TraceWriter:
+    """One principal's background trace writer."""
+
+    def __init__(self, db: Database, principal: str) -> None:
+        self._db = db
+        self._principal = principal
+        self._queue: queue.Queue[dict[str, Any] | threading.Event] = queue.Queue()
+        self._failure: BaseException | None = None
+        self._thread = threading.Thread(target=self._loop, name="graphmem-trace", daemon=True)
+        self._thread.start()
+
+    def submit(self, trace: dict[str, Any]) -> None:
+        """Queues one trace for writing."""
+        self._queue.put(trace)
+
+    def flush(self) -> None:
+        """Waits until every trace submitted so far is written.
+
+        Raises:
+            GraphMemError: A batch could not be written (raised once, then cleared).
+        """
+        done = threading.Event()
+        self._queue.put(done)
+        done.wait()
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+
+    def close(self) -> None:
+        """Writes what is queued and stops the writer."""
+        try:
+            self.flush()
+        finally:
+            self._queue.put(_STOP)
+            self._thread.join()
+
+    def _loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            batch: list[dict[str, Any]] = []
+            waiters: list[threading.Event] = []
+            stop = _gather(first, batch, waiters)
+            deadline = time.monotonic() + BATCH_SECONDS
+            while not (stop or waiters) and len(batch) < BATCH_MAX:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                try:
+                    item = self._queue.get(timeout=remaining)
+                except queue.Empty:
+                    break
+                stop = _gather(item, batch, waiters)
+            if batch:
+                self._write(batch)
+            for waiter in waiters:
+                waiter.set()
+            if stop:
+                return
+
+    def _write(self, batch: list[dict[str, Any]]) -> None:
+        try:
+            self._db.write(
+                lambda tx: run(tx, "recall/write_traces", principal=self._principal, traces=batch)
+            )
+        except BaseException as error:  # surfaced by the next flush()
+            if self._failure is None:
+                self._failure = error
+
+
+_STOP = threading.Event()
+"""Queued by close(): the writer ends after what came before it."""
+
+
+def _gather(
+    item: dict[str, Any] | threading.Event,
+    batch: list[dict[str, Any]],
+    waiters: list[threading.Event],
+) -> bool:
+    """Sorts one queued item into the batch or the waiters; True when it says stop."""
+    if item is _STOP:
+        return True
+    if isinstance(item, threading.Event):
+        waiters.append(item)
+    else:
+        batch.append(item)
+    return False
