@@ -26,6 +26,7 @@ from graphmem.models import (
     BeliefChanges,
     BeliefState,
     BeliefType,
+    ChangeReason,
     Episode,
     EpisodeSearchResult,
     Evidence,
@@ -37,7 +38,6 @@ from graphmem.models import (
     RecallQuery,
     RecallResult,
     Scope,
-    SupersedeReason,
 )
 from graphmem.recall.engine import RecallEngine
 from graphmem.settings import (
@@ -305,8 +305,32 @@ class GraphMem:
         fields: BeliefChanges | Mapping[str, Any]
         fields = {"statement": new} if isinstance(new, str) else new
         changes = parse(BeliefChanges, fields)
-        checked_reason = parse(SupersedeReason, {"reason": reason}).reason
+        checked_reason = parse(ChangeReason, {"reason": reason}).reason
         return memory.supersede(self._db, self.principal, old_id, changes, checked_reason)
+
+    def retire(self, belief_id: str, reason: str, actor: Authority | str = "agent") -> bool:
+        """Retires a live belief: it was true until now and is no longer.
+
+        The belief gets ``state`` retired and ``valid_to`` now, and drops out of live
+        recall at once; it stays in the graph with its provenance, so ``as_of`` reads
+        of the past still see it. Retiring an already retired belief changes nothing.
+
+        Args:
+            belief_id: The belief to retire; it must not be superseded.
+            reason: Why; kept on the belief (``retired_reason``).
+            actor: Who says so (user, agent, tool or external).
+
+        Returns:
+            True if this call retired it, False if it was already retired.
+
+        Raises:
+            NotFound: ``belief_id`` names no belief of this principal.
+            StateConflict: The belief is superseded (retire the newest of its chain).
+            InvalidInput: ``reason`` or ``actor`` breaks a rule.
+        """
+        _check_id(belief_id, "belief_id")
+        checked = parse(ChangeReason, {"reason": reason, "actor": actor})
+        return memory.retire(self._db, self.principal, belief_id, checked.reason, checked.actor)
 
     def get_belief(self, belief_id: str) -> Belief:
         """Returns one belief of this principal, with its provenance.
@@ -348,7 +372,8 @@ class GraphMem:
         Args:
             project: Only beliefs learned in this project (any of their origins).
             type: Only this type.
-            state: Only this lifecycle state.
+            state: Only this lifecycle state; retired beliefs are listed only when
+                asked for by this filter.
             scope: Only this scope.
             include_superseded: Also list beliefs that were superseded.
             limit: At most this many (1 to 10,000).

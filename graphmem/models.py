@@ -360,10 +360,11 @@ class BeliefChanges(_Input):
     idempotency_key: IdempotencyKey | None = None
 
 
-class SupersedeReason(_Input):
-    """Why a belief was superseded."""
+class ChangeReason(_Input):
+    """Why a belief was superseded or retired, and who says so."""
 
     reason: Reason
+    actor: Authority = Authority.AGENT
 
 
 class ListFilters(_Input):
@@ -431,6 +432,8 @@ class Belief(_Stored):
     superseded_at: datetime | None = None
     superseded_by: str | None = None
     supersedes: str | None = None
+    retired_at: datetime | None = None
+    retired_reason: str | None = None
     anchor_key: str | None = None
     anchor_hash: str | None = None
     seq: int

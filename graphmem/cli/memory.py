@@ -215,6 +215,24 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     @handles_errors
+    def retire(
+        belief_id: Annotated[str, typer.Argument(metavar="ID", help="The belief to retire.")],
+        reason: Annotated[str, typer.Option(help="Why it is no longer true.")],
+        authority: AuthorityOption = "agent",
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Retire a belief that is no longer true: it leaves live recall, history stays."""
+        with open_memory(principal, data_dir) as memory:
+            changed = memory.retire(belief_id, reason, actor=authority)
+        if as_json:
+            print_json({"id": belief_id, "retired": changed})
+        else:
+            typer.echo(f"retired {belief_id}" if changed else f"{belief_id} was already retired")
+
+    @app.command()
+    @handles_errors
     def show(
         node_id: Annotated[str, typer.Argument(metavar="ID", help="A belief or episode id.")],
         principal: PrincipalOption = None,

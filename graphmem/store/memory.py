@@ -18,6 +18,7 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import DatabaseError, InvalidInput, MigrationError, NotFound, StateConflict
 from graphmem.models import (
+    Authority,
     Belief,
     BeliefChanges,
     BeliefState,
@@ -296,6 +297,24 @@ def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:
     return parse(NewBelief, fields)
 
 
+def _lock_belief(
+    tx: ManagedTransaction, principal: str, belief_id: str, field: str
+) -> tuple[dict[str, Any], str | None]:
+    """Write-locks one belief and reads it: (its properties, the id superseding it).
+
+    Raises:
+        NotFound: No such belief for this principal (``field`` names the argument).
+    """
+    locked = run(tx, "belief/lock", principal=principal, id=belief_id)
+    if not locked:
+        raise NotFound(
+            f"{field}: belief {belief_id} does not exist for this principal",
+            field=field,
+            rule="exists",
+        )
+    return dict(locked[0]["belief"]), locked[0]["superseded_by"]
+
+
 def supersede(
     db: Database, principal: str, old_id: str, changes: BeliefChanges, reason: str
 ) -> str:
@@ -303,18 +322,11 @@ def supersede(
     now = datetime.now(UTC)
 
     def work(tx: ManagedTransaction) -> str:
-        locked = run(tx, "belief/lock", principal=principal, id=old_id)
-        if not locked:
-            raise NotFound(
-                f"old_id: belief {old_id} does not exist for this principal",
-                field="old_id",
-                rule="exists",
-            )
-        old = locked[0]["belief"]
+        old, superseded_by = _lock_belief(tx, principal, old_id, "old_id")
         key = changes.idempotency_key
         earlier = _existing_keys(tx, "belief", principal, [key]).get(key) if key else None
         if earlier is not None:  # a retry: only valid if that write superseded old_id
-            if locked[0]["superseded_by"] == earlier:
+            if superseded_by == earlier:
                 return earlier
             raise InvalidInput(
                 f"idempotency_key: {key!r} was used by another write, not by a supersession "
@@ -368,6 +380,39 @@ def supersede(
         return new_belief_id
 
     return _write_idempotent(db, work, keyed=changes.idempotency_key is not None)
+
+
+def retire(db: Database, principal: str, belief_id: str, reason: str, actor: Authority) -> bool:
+    """Retires a live belief: valid until now, then out of live reads.
+
+    Returns:
+        True if this call retired it, False if it was already retired (a retry).
+    """
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> bool:
+        old, _ = _lock_belief(tx, principal, belief_id, "belief_id")
+        if old["state"] == BeliefState.RETIRED:
+            return False
+        if old.get("superseded_at") is not None:
+            raise StateConflict(
+                f"belief_id: belief {belief_id} is superseded; retire the newest belief of "
+                "its chain (see `graphmem history`)",
+                field="belief_id",
+                rule="not_superseded",
+            )
+        run(
+            tx,
+            "belief/retire",
+            principal=principal,
+            id=belief_id,
+            reason=reason,
+            actor=actor.value,
+            now=now,
+        )
+        return True
+
+    return db.write(work)
 
 
 # --- reads --------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-// Belief ids matching optional filters, in write order; superseded ones only if asked.
+// Belief ids matching optional filters, in write order; superseded ones only if asked,
+// retired ones only when $state asks for them.
 MATCH (b:Belief)
 WHERE b.principal = $principal
   AND ($project IS NULL OR $project IN b.origins)
   AND ($type IS NULL OR b.type = $type)
-  AND ($state IS NULL OR b.state = $state)
+  AND (($state IS NULL AND b.state <> 'retired') OR b.state = $state)
   AND ($scope IS NULL OR b.scope = $scope)
   AND ($include_superseded OR b.superseded_at IS NULL)
 RETURN b.id AS id

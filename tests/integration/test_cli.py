@@ -71,6 +71,13 @@ def test_remember_believe_supersede_show_history_beliefs(neo4j_env: dict[str, st
     listed = json.loads(out)
     assert [b["id"] for b in listed] == [new_id] and listed[0]["type"] == "lesson"
 
+    code, out, _ = _run(neo4j_env, "retire", new_id, "--reason", "Decimal is gone", "--json")
+    assert code == 0 and json.loads(out) == {"id": new_id, "retired": True}
+    code, out, _ = _run(neo4j_env, "retire", new_id, "--reason", "again")
+    assert code == 0 and "already retired" in out
+    code, out, _ = _run(neo4j_env, "beliefs", "--project", "billing", "--json")
+    assert json.loads(out) == []
+
 
 def test_bad_input_exits_1_and_names_the_field(neo4j_env: dict[str, str]) -> None:
     code, _, err = _run(neo4j_env, "believe", "x", "--project", "p", "--type", "opinion")

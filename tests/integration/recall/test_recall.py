@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem import GraphMem, InvalidInput
+from graphmem import GraphMem, InvalidInput, NotFound, StateConflict
 from tests.integration.conftest import Graph
 
 
@@ -39,6 +39,44 @@ def test_superseded_and_past_validity(memory: GraphMem) -> None:
     assert [item.id for item in past.items] == [old]
     earlier = memory.recall("API rate limit", project="api", as_of=between - timedelta(days=1))
     assert earlier.items == []
+
+
+def test_retired_drops_out_of_live_recall_but_not_the_past(memory: GraphMem) -> None:
+    kept = memory.believe("Builds cache wheels under .cache/pip", project="ci", type="fact")
+    gone = memory.believe("Builds cache wheels under /tmp/wheels", project="ci", type="fact")
+    before = datetime.now(UTC)
+    assert memory.retire(gone, "the wheel cache moved", actor="user") is True
+    assert memory.retire(gone, "a retry") is False  # already retired: nothing changes
+    live = memory.recall("where do builds cache wheels", project="ci")
+    assert [item.id for item in live.items] == [kept]
+    past = memory.recall("where do builds cache wheels", project="ci", as_of=before)
+    assert sorted(item.id for item in past.items) == sorted([kept, gone])
+    retired = memory.get_belief(gone)
+    assert retired.state == "retired" and retired.retired_reason == "the wheel cache moved"
+    assert not retired.is_live
+
+
+def test_retire_refuses_superseded_and_unknown_beliefs(memory: GraphMem) -> None:
+    old = memory.believe("Lint with flake8", project="p", type="decision")
+    memory.supersede(old, "Lint with ruff", reason="faster")
+    with pytest.raises(StateConflict) as superseded:
+        memory.retire(old, "no longer true")
+    assert superseded.value.details["rule"] == "not_superseded"
+    with pytest.raises(NotFound):
+        memory.retire("0190a4b2-0000-7000-8000-000000000000", "no such belief")
+
+
+def test_lexical_arm_finds_a_principal_crowded_out_by_another(
+    make_memory: Callable[..., GraphMem],
+) -> None:
+    crowd, alone = make_memory(), make_memory()
+    crowd.believe_many(
+        {"statement": f"Zebra crossings need lights, case {n}", "project": "p", "type": "fact"}
+        for n in range(120)
+    )
+    mine = alone.believe("Zebra crossings are painted white", project="p", type="fact")
+    result = alone.recall("zebra crossings", project="p", arms=["lexical"])
+    assert [item.id for item in result.items] == [mine]
 
 
 def test_zero_confidence_and_drifted_still_returned_last(memory: GraphMem) -> None:
@@ -105,8 +143,10 @@ def test_two_clients_see_each_others_writes(make_memory: Callable[..., GraphMem]
     assert reader.recall("feature flags default off").items == []
     flag = writer.believe("Feature flags default to off in production", project="p", type="pattern")
     assert [item.id for item in reader.recall("feature flags default off").items] == [flag]
-    writer.supersede(flag, "Feature flags default to off everywhere", reason="policy")
+    newer = writer.supersede(flag, "Feature flags default to off everywhere", reason="policy")
     assert flag not in [item.id for item in reader.recall("feature flags default off").items]
+    writer.retire(newer, "flags are gone")
+    assert reader.recall("feature flags default off").items == []
 
 
 @pytest.mark.parametrize(
