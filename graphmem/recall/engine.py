@@ -51,10 +51,11 @@ LEXICAL_HEAD = 2 * ARM_FETCH
 """How deep the unscoped full-text query looks for the principal's hits before the
 lexical arm falls back to the scoped one (see ``queries/recall/lexical.cypher``)."""
 FULLTEXT_INDEX: dict[Surface, str] = {"belief": "belief_text_v2", "episode": "episode_text_v2"}
-FUSION_DEPTH = 15
+FUSION_DEPTH = 12
 """How many of its best surviving candidates each arm contributes to fusion. Deeper
-lists let a weak arm's tail outvote a strong arm's head (LoCoMo R@10: 0.55 at 50,
-0.64 at 10-15, lexical+semantic)."""
+lists let a weak arm's tail outvote a strong arm's head (LoCoMo R@10, lexical+semantic:
+0.55 at 50, 0.64 at 10-15; fused with the graph arm: 0.681 at 15, 0.702 at 12; of 10,
+12 and 15, 12 was also best on each half of the conversations alone)."""
 GRAPH_SEEDS = 5
 """The best fused lexical/semantic candidates the graph arm expands from."""
 GRAPH_WIDTH = 2

@@ -24,8 +24,10 @@ from graphmem.recall.render import render_beliefs
     [
         (
             'title:(foo OR bar) AND NOT "baz"~2 \\ +x -y [a TO z] *',
-            "title foo or bar and not baz 2 x y a to z",
+            "title foo bar baz 2 x y z",
         ),
+        ("When did Caroline go to the support group?", "caroline go support group"),
+        ("what is it?", "what is it"),  # nothing but function words: keep them all
         ("'}) MATCH (n) DETACH DELETE n //", "match n detach delete n"),
         ("   ", ""),
         ("Ünïcödé 中文", "ünïcödé 中文"),
