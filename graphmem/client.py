@@ -27,6 +27,7 @@ from graphmem.models import (
     BeliefState,
     BeliefType,
     ChangeReason,
+    Decay,
     Episode,
     EpisodeSearchResult,
     Evidence,
@@ -483,6 +484,7 @@ class GraphMem:
         as_of: datetime | None = None,
         k: int = 10,
         arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.STRUCTURED),
+        decay: Decay | str = Decay.NONE,
     ) -> RecallResult:
         """Recalls the beliefs that answer ``query`` ("what is true"), best first.
 
@@ -504,6 +506,9 @@ class GraphMem:
             arms: Which arms to use: lexical, semantic, graph (beliefs sharing an
                 anchored symbol, subject or source episode with the best hits),
                 structured (needs paths, symbols or subjects).
+            decay: ``none`` (default, fully reproducible), ``linear`` or
+                ``exponential``: weight by the principal's writes since each belief
+                was stated (generations, never wall-clock time).
 
         Raises:
             InvalidInput: A parameter breaks a rule (empty query, unknown arm...).
@@ -520,6 +525,7 @@ class GraphMem:
                 "as_of": as_of,
                 "k": k,
                 "arms": list(arms),
+                "decay": decay,
             },
         )
         return self._recall.recall(request)

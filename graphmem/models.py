@@ -486,6 +486,14 @@ class Arm(StrEnum):
     STRUCTURED = "structured"
 
 
+class Decay(StrEnum):
+    """How a belief's weight falls with the writes since it was stated (design §5.4)."""
+
+    NONE = "none"
+    LINEAR = "linear"
+    EXPONENTIAL = "exponential"
+
+
 class RecallItem(_Stored):
     """One recalled belief, with what the reader needs to weigh and cite it."""
 
@@ -570,3 +578,5 @@ class RecallQuery(_Input):
     """Structured arm: beliefs anchored to these symbol keys (or names in ``project``)."""
     subjects: Annotated[list[Subject], Field(max_length=MAX_ITEMS)] | None = None
     """Structured arm: beliefs about exactly these subjects."""
+    decay: Decay = Decay.NONE
+    """Read-time decay by generations (seqs) since the belief was stated."""

@@ -93,6 +93,9 @@ def register(app: typer.Typer) -> None:
         subjects: Annotated[
             list[str] | None, typer.Option("--subject", help="An exact subject (repeatable).")
         ] = None,
+        decay: Annotated[
+            str, typer.Option(help="none, linear or exponential (by writes since stated).")
+        ] = "none",
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
@@ -108,6 +111,7 @@ def register(app: typer.Typer) -> None:
                 k=k,
                 arms=_arm_list(arms),
                 as_of=_as_of(as_of),
+                decay=decay,
             )
         _show(result, as_json)
 

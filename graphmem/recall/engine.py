@@ -25,6 +25,7 @@ from graphmem.models import (
     BeliefState,
     BeliefType,
     Conflict,
+    Decay,
     EpisodeHit,
     EpisodeSearchResult,
     Portability,
@@ -35,7 +36,7 @@ from graphmem.models import (
 )
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_terms
-from graphmem.recall.ranking import Weighed, confidence_band, rank, scope_weight
+from graphmem.recall.ranking import Weighed, confidence_band, decay_weight, rank, scope_weight
 from graphmem.recall.render import render_beliefs, render_episodes, sha256_of
 from graphmem.recall.semantic import SemanticView, Surface
 from graphmem.recall.traces import TraceWriter
@@ -331,6 +332,7 @@ class RecallEngine:
                 with_candidates=False,
             )
         }
+        newest = self._newest_seq(request) if request.decay is not Decay.NONE else 0
         weighed: list[Weighed] = []
         for belief_id, rrf in fused.items():
             belief = candidates[belief_id]
@@ -345,6 +347,7 @@ class RecallEngine:
                     state=belief.state,
                     anchor_penalty=anchors[belief_id].anchor_penalty,
                     scope_weight=weight,
+                    decay=decay_weight(request.decay, newest - belief.seq),
                 )
             )
         chosen = rank(weighed)[: request.k]
@@ -377,6 +380,10 @@ class RecallEngine:
                 timings,
             ),
         )
+
+    def _newest_seq(self, request: RecallQuery) -> int:
+        records = self.db.read("recall/newest_seq", principal=self.principal, as_of=request.as_of)
+        return int(records[0]["seq"]) if records else 0
 
     def search_episodes(self, request: RecallQuery) -> EpisodeSearchResult:
         """Searches episodes (see :meth:`graphmem.GraphMem.search_episodes`)."""
@@ -524,6 +531,7 @@ class RecallEngine:
             "as_of": request.as_of,
             "k": request.k,
             "arms": [arm.value for arm in request.arms],
+            "decay": request.decay.value,
             "item_ids": [item.id for item in items],
             "bands": bands,
             "dropped": dropped,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphmem.models import BeliefState, Portability, Scope
+from graphmem.models import BeliefState, Decay, Portability, Scope
 
 STATE_WEIGHT: dict[BeliefState, float] = {
     BeliefState.ACTIVE: 1.0,
@@ -20,6 +20,10 @@ CROSS_PROJECT_WEIGHT: dict[Portability, float] = {
     Portability.CONTEXTUAL: 0.4,
     Portability.LOCAL: 0.0,
 }
+DECAY_HALF_LIFE = 10_000
+"""Exponential decay: the weight halves every this many generations (seqs)."""
+DECAY_HORIZON = 20_000
+"""Linear decay: the weight falls from 1 to 0 over this many generations (seqs)."""
 RRF_FLOOR = 1.0 / (60 + 100)
 """A candidate must reach at least rank 100 in one arm (or better across arms)."""
 
@@ -37,6 +41,21 @@ def scope_weight(
         return 1.0
     weight = CROSS_PROJECT_WEIGHT[portability]
     return weight if weight > 0 else None
+
+
+def decay_weight(mode: Decay, age: int) -> float:
+    """The decay factor of a belief stated ``age`` generations before the newest write.
+
+    A pure function of the seq difference, never of wall-clock time, so the same store
+    gives the same order. ``none`` is 1.0 (the default); a decayed belief is still
+    returned, only lower (rule 2).
+    """
+    age = max(age, 0)
+    if mode is Decay.LINEAR:
+        return max(0.0, 1.0 - age / DECAY_HORIZON)
+    if mode is Decay.EXPONENTIAL:
+        return float(0.5 ** (age / DECAY_HALF_LIFE))
+    return 1.0
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from graphmem import errors
 PUBLIC = {
     "Arm",
     "Conflict",
+    "Decay",
     "Embedder",
     "EpisodeHit",
     "EpisodeSearchResult",

@@ -88,6 +88,22 @@ def test_body_change_and_reformat_drift(
     assert _state(memory, anchored) is AnchorState.DRIFTED
 
 
+def test_drifted_belief_is_still_recalled_but_last(
+    memory: GraphMem, anchored: str, project_root: Path
+) -> None:
+    unanchored = memory.believe(
+        "Invoice.total sums cents of every line", project="shop", type="fact", confidence=0.3
+    )
+    before = memory.recall("Invoice.total sums cents", project="shop", arms=["lexical"])
+    assert [item.id for item in before.items] == [anchored, unanchored]
+    invoice = project_root / "billing" / "invoice.py"
+    invoice.write_text(invoice.read_text().replace("line.cents", "line.amount"))
+    memory.index_code(project_root, "shop")
+    after = memory.recall("Invoice.total sums cents", project="shop", arms=["lexical"])
+    assert [item.id for item in after.items] == [unanchored, anchored]  # demoted, not hidden
+    assert (after.items[1].anchor_state, after.items[1].applies_here) == ("drifted", False)
+
+
 def test_rename_vanishes_with_the_new_name_as_candidate(
     memory: GraphMem, anchored: str, project_root: Path
 ) -> None:

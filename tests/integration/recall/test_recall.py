@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from graphmem import GraphMem, InvalidInput, NotFound, StateConflict
+from graphmem.recall.ranking import DECAY_HALF_LIFE
 from tests.integration.conftest import Graph
 
 
@@ -79,7 +80,22 @@ def test_lexical_arm_finds_a_principal_crowded_out_by_another(
     assert [item.id for item in result.items] == [mine]
 
 
-def test_zero_confidence_and_drifted_still_returned_last(memory: GraphMem) -> None:
+def test_decay_lowers_old_beliefs_only_when_asked(memory: GraphMem) -> None:
+    old = memory.believe("The cache TTL is five minutes", project="p", type="fact", confidence=0.9)
+    memory.believe_many(  # a half-life of later writes
+        {"statement": f"Filler note {n}", "project": "p", "type": "fact"}
+        for n in range(DECAY_HALF_LIFE)
+    )
+    new = memory.believe("The cache TTL is five minutes", project="p", type="fact", confidence=0.8)
+    ask = {"project": "p", "arms": ["lexical"]}
+    assert [i.id for i in memory.recall("cache TTL", **ask).items] == [old, new]
+    for mode in ("linear", "exponential"):
+        assert [i.id for i in memory.recall("cache TTL", decay=mode, **ask).items] == [new, old]
+    trace = memory.get_trace(memory.recall("cache TTL", decay="linear", **ask).trace_id)
+    assert trace["decay"] == "linear"
+
+
+def test_zero_confidence_still_returned_last(memory: GraphMem) -> None:
     sure = memory.believe(
         "Cache keys include the tenant id", project="p", type="fact", confidence=0.9
     )

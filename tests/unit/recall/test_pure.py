@@ -9,13 +9,22 @@ from graphmem.models import (
     BeliefState,
     BeliefType,
     Conflict,
+    Decay,
     Portability,
     RecallItem,
     Scope,
 )
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import MAX_TERMS, lucene_terms
-from graphmem.recall.ranking import Weighed, confidence_band, rank, scope_weight
+from graphmem.recall.ranking import (
+    DECAY_HALF_LIFE,
+    DECAY_HORIZON,
+    Weighed,
+    confidence_band,
+    decay_weight,
+    rank,
+    scope_weight,
+)
 from graphmem.recall.render import render_beliefs
 
 
@@ -107,3 +116,25 @@ def test_render_is_byte_stable_and_shows_origin_outside_it() -> None:
         "Unresolved conflicts:\n"
         "- 01a2 conflicts with 01a3\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("mode", "age", "expected"),
+    [
+        (Decay.NONE, 1_000_000, 1.0),
+        (Decay.LINEAR, 0, 1.0),
+        (Decay.LINEAR, DECAY_HORIZON // 2, 0.5),
+        (Decay.LINEAR, 3 * DECAY_HORIZON, 0.0),
+        (Decay.EXPONENTIAL, DECAY_HALF_LIFE, 0.5),
+        (Decay.EXPONENTIAL, 2 * DECAY_HALF_LIFE, 0.25),
+        (Decay.EXPONENTIAL, -5, 1.0),  # a belief newer than the measure point: no decay
+    ],
+)
+def test_decay_is_a_pure_function_of_generations(mode: Decay, age: int, expected: float) -> None:
+    assert decay_weight(mode, age) == pytest.approx(expected)
+
+
+def test_decay_reorders_but_never_drops() -> None:
+    old = Weighed("a", 0.02, 1.0, BeliefState.ACTIVE, 1.0, 1.0, decay=0.0)
+    new = Weighed("b", 0.01, 1.0, BeliefState.ACTIVE, 1.0, 1.0, decay=1.0)
+    assert [w.id for w in rank([old, new])] == ["b", "a"]
