@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from graphmem.client import GraphMem
+from graphmem.recall.semantic import remove_views
+from graphmem.settings import resolve_data_dir
 from graphmem.store.database import Database
 from graphmem.store.ids import new_id
 from graphmem.store.memory import delete_principal
@@ -13,7 +15,10 @@ from graphmem.store.memory import delete_principal
 
 @contextmanager
 def scratch_memory() -> Iterator[GraphMem]:
-    """Yields a client for a fresh ``bench-...`` principal, deleted on exit."""
+    """Yields a client for a fresh ``bench-...`` principal, deleted on exit.
+
+    Both its graph data and its semantic views under the default data directory go.
+    """
     with GraphMem(f"bench-{new_id()}") as memory:
         try:
             yield memory
@@ -23,3 +28,4 @@ def scratch_memory() -> Iterator[GraphMem]:
                 delete_principal(cleanup, memory.principal)
             finally:
                 cleanup.close()
+                remove_views(resolve_data_dir() / "views", memory.principal)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -75,6 +76,16 @@ def _contents(index: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     return vectors, ids
 
 
+def views_directory(directory: Path, principal: str) -> Path:
+    """Where one principal's views live under the views ``directory``."""
+    return directory / hashlib.sha256(principal.encode()).hexdigest()[:20]
+
+
+def remove_views(directory: Path, principal: str) -> None:
+    """Deletes every view file of one principal (its graph data is gone)."""
+    shutil.rmtree(views_directory(directory, principal), ignore_errors=True)
+
+
 class SemanticView:
     """One principal's FAISS index of one surface, persisted under ``directory``."""
 
@@ -100,8 +111,7 @@ class SemanticView:
         self.removed: set[int] = set()
         self._files: tuple[Path, Path] | None = None
         if directory is not None:
-            owner = hashlib.sha256(principal.encode()).hexdigest()[:20]
-            stem = directory / owner / f"{surface}-{embedder.model_id}"
+            stem = views_directory(directory, principal) / f"{surface}-{embedder.model_id}"
             self._files = (stem.with_suffix(".faiss"), stem.with_suffix(".json"))
             self._load()
         self._present = set(faiss.vector_to_array(self.index.id_map).tolist())

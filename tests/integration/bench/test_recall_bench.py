@@ -31,3 +31,5 @@ def test_tiny_set_reports_every_arm_and_writes_ranked_lines(
     # q3 is asked as of 2024-03-15: the April session had not happened yet.
     assert not {"s2:1", "s2:2"} & set(lines[2]["ranked"])
     assert lines[0]["ranked"][0] == "s1:1"
+    views = tmp_path / "data" / "views"
+    assert not views.exists() or list(views.iterdir()) == []  # scratch views removed too
