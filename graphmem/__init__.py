@@ -20,6 +20,7 @@ from graphmem.errors import (
     ServerStartFailed,
     StateConflict,
 )
+from graphmem.formation.extract import Candidate, Extractor
 from graphmem.models import (
     AnchorCandidate,
     AnchorRef,
@@ -32,6 +33,7 @@ from graphmem.models import (
     BeliefState,
     BeliefType,
     Conflict,
+    ConsolidationResult,
     Decay,
     Episode,
     EpisodeHit,
@@ -39,6 +41,7 @@ from graphmem.models import (
     EpisodeSearchResult,
     Evidence,
     EvidenceRole,
+    FormationPolicy,
     HistoryEntry,
     NewBelief,
     NewEpisode,
@@ -46,7 +49,9 @@ from graphmem.models import (
     Portability,
     RecallItem,
     RecallResult,
+    RejectedCandidate,
     Scope,
+    Supersession,
     Trust,
 )
 
@@ -63,8 +68,10 @@ __all__ = [
     "BeliefChanges",
     "BeliefState",
     "BeliefType",
+    "Candidate",
     "ConfigError",
     "Conflict",
+    "ConsolidationResult",
     "DatabaseError",
     "DatabaseUnavailable",
     "Decay",
@@ -75,6 +82,8 @@ __all__ = [
     "EpisodeSearchResult",
     "Evidence",
     "EvidenceRole",
+    "Extractor",
+    "FormationPolicy",
     "GraphMem",
     "GraphMemError",
     "HistoryEntry",
@@ -90,10 +99,12 @@ __all__ = [
     "Portability",
     "RecallItem",
     "RecallResult",
+    "RejectedCandidate",
     "Scope",
     "ServerError",
     "ServerStartFailed",
     "StateConflict",
+    "Supersession",
     "Trust",
     "__version__",
 ]

@@ -14,6 +14,8 @@ from graphmem.anchors.sync import IndexSummary, index_code
 from graphmem.embed.minilm import default_embedder
 from graphmem.embed.protocol import Embedder
 from graphmem.errors import InvalidInput, NotFound
+from graphmem.formation import pipeline as formation
+from graphmem.formation.extract import Extractor, StructuredExtractor
 from graphmem.models import (
     DEFAULT_CONFIDENCE,
     ID_PATTERN,
@@ -27,10 +29,12 @@ from graphmem.models import (
     BeliefState,
     BeliefType,
     ChangeReason,
+    ConsolidationResult,
     Decay,
     Episode,
     EpisodeSearchResult,
     Evidence,
+    FormationPolicy,
     HistoryEntry,
     ListFilters,
     NewBelief,
@@ -73,6 +77,20 @@ def _check_project(value: object) -> str:
             rule="pattern",
         )
     return value
+
+
+def _check_limit(limit: object) -> int:
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_BATCH_ROWS:
+        raise InvalidInput(
+            f"limit: must be an integer from 1 to {MAX_BATCH_ROWS}", field="limit", rule="range"
+        )
+    return limit
+
+
+def _check_since(since: object) -> int:
+    if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+        raise InvalidInput("since: must be a seq (an integer ≥ 0)", field="since", rule="range")
+    return since
 
 
 def _batch(items: Iterable[Any], field: str) -> list[Any]:
@@ -158,20 +176,72 @@ class GraphMem:
 
     # --- episodes -------------------------------------------------------------------
 
-    def remember(self, episode: NewEpisode | Mapping[str, Any]) -> str:
+    def remember(
+        self, episode: NewEpisode | Mapping[str, Any], *, consolidate: bool = False
+    ) -> str:
         """Records one episode and returns its id.
 
         Args:
             episode: A :class:`NewEpisode` or a mapping of its fields. With an
                 ``idempotency_key`` seen before, nothing is written and the earlier
                 episode's id is returned.
+            consolidate: Also form beliefs from its structured parts now (see
+                :meth:`consolidate`, default policy).
 
         Raises:
             InvalidInput: A field breaks a rule (``details`` names it).
             NotFound: ``parent`` names no episode of this principal.
         """
         parsed = parse(NewEpisode, episode)
-        return memory.create_episodes(self._db, self.principal, [parsed], row_numbers=False)[0]
+        episode_id = memory.create_episodes(self._db, self.principal, [parsed], row_numbers=False)[
+            0
+        ]
+        if consolidate:
+            self.consolidate(episode_id)
+        return episode_id
+
+    def consolidate(
+        self,
+        episode_id: str,
+        *,
+        policy: FormationPolicy | Mapping[str, Any] | None = None,
+        extractor: Extractor | None = None,
+    ) -> ConsolidationResult:
+        """Forms beliefs from one episode's structured parts (design §6).
+
+        Candidates (observations → fact, inferences → provisional fact, decisions →
+        decision, failed attempts → dead end; ``"label: statement"`` gives a subject)
+        pass the gates cheapest first: trust (an untrusted episode forms nothing; its
+        candidates wait for a trusted affirmation), tombstones, novelty (a candidate
+        within cosine ``novelty_threshold`` of a live belief of the same type
+        reinforces it), a cap per episode kind, and resolve (one live belief per
+        subject and type: the newer supersedes when its authority is at least the
+        holder's, otherwise both are flagged ``CONFLICTS_WITH``). Everything is
+        committed in one transaction with one event per change. A provisional belief
+        turns active on a second supporting episode; a belief supported in two
+        projects that is not ``local`` is promoted to principal scope.
+
+        Running it again for the same episode changes nothing.
+
+        Args:
+            episode_id: The episode.
+            policy: Gate switches and settings (:class:`FormationPolicy`).
+            extractor: Where candidates come from (default: the structured parts).
+
+        Raises:
+            NotFound: No such episode for this principal.
+            InvalidInput: A policy field breaks a rule.
+        """
+        episode = self.get_episode(episode_id)
+        checked = parse(FormationPolicy, policy if policy is not None else {})
+        return formation.consolidate(
+            self._db,
+            self.principal,
+            episode,
+            self._recall.view("belief"),
+            checked,
+            extractor or StructuredExtractor(),
+        )
 
     def remember_many(self, episodes: Iterable[NewEpisode | Mapping[str, Any]]) -> list[str]:
         """Records episodes in one all-or-nothing transaction; returns ids in order.
@@ -308,6 +378,45 @@ class GraphMem:
         changes = parse(BeliefChanges, fields)
         checked_reason = parse(ChangeReason, {"reason": reason}).reason
         return memory.supersede(self._db, self.principal, old_id, changes, checked_reason)
+
+    def unconsolidated(self, limit: int = 1_000) -> list[str]:
+        """Ids of episodes formation has not run over yet, oldest first."""
+        _check_limit(limit)
+        records = self._db.read("episode/unconsolidated", principal=self.principal, limit=limit)
+        return [record["id"] for record in records]
+
+    def events(self, since: int = 0, limit: int = 1_000) -> list[dict[str, Any]]:
+        """This principal's change log after ``since`` (a seq), oldest first.
+
+        Each event has ``seq``, ``type`` (``belief.created``, ``belief.reinforced``,
+        ``belief.promoted``, ``candidate.rejected``...), ``node_id``, ``actor`` and
+        ``at``; a rejected candidate also has ``gate``, ``statement`` and, for the
+        novelty gate, ``similar_to`` and ``similarity``.
+        """
+        _check_limit(limit)
+        _check_since(since)
+        records = self._db.read("memory/events", principal=self.principal, since=since, limit=limit)
+        return [
+            {k: v.to_native() if hasattr(v, "to_native") else v for k, v in r["event"].items()}
+            for r in records
+        ]
+
+    def forget(self, belief_id: str, actor: Authority | str = "user") -> None:
+        """Deletes a belief and its text everywhere, keeping only a tombstone (rule 7).
+
+        The node and its edges leave the graph, and logged candidates with the same
+        statement leave the event log. This client's semantic view and embedding cache
+        drop it at once; other clients' views drop it when they next catch up. Only a
+        ``(:Tombstone {statement_sha256})`` stays, so formation never forms the
+        statement again. Unlike :meth:`retire`, this is not history-preserving.
+
+        Raises:
+            NotFound: ``belief_id`` names no belief of this principal.
+        """
+        _check_id(belief_id, "belief_id")
+        who = parse(ChangeReason, {"reason": "forget", "actor": actor}).actor
+        statement = memory.forget(self._db, self.principal, belief_id, who)
+        self._recall.forget_text(statement)
 
     def retire(self, belief_id: str, reason: str, actor: Authority | str = "agent") -> bool:
         """Retires a live belief: it was true until now and is no longer.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -153,6 +153,14 @@ class EvidenceRole(StrEnum):
     FAILED_ATTEMPT = "failed_attempt"
     EXPLICIT = "explicit"
 
+
+AUTHORITY_RANK: dict[Authority, int] = {
+    Authority.EXTERNAL: 0,
+    Authority.TOOL: 1,
+    Authority.AGENT: 2,
+    Authority.USER: 3,
+}
+"""user > agent > tool > external: who may overrule whom when a slot is contested."""
 
 PORTABILITY_RANK: dict[Portability, int] = {
     Portability.LOCAL: 0,
@@ -409,6 +417,8 @@ class Episode(_Stored):
     recorded_at: datetime
     seq: int
     idempotency_key: str | None = None
+    consolidated_at: datetime | None = None
+    """When formation ran over this episode (None: not yet)."""
 
 
 class Belief(_Stored):
@@ -580,3 +590,68 @@ class RecallQuery(_Input):
     """Structured arm: beliefs about exactly these subjects."""
     decay: Decay = Decay.NONE
     """Read-time decay by generations (seqs) since the belief was stated."""
+
+
+DEFAULT_CAPS: dict[EpisodeKind, int] = {
+    EpisodeKind.SESSION: 20,
+    EpisodeKind.TASK: 10,
+    EpisodeKind.RUN: 10,
+    EpisodeKind.MESSAGE: 3,
+}
+"""New beliefs one episode of each kind may form (0 is a valid cap)."""
+
+
+class FormationPolicy(_Input):
+    """The gates of formation (design §6) and their settings.
+
+    Each gate can be switched off, which the tests use to show that it does something.
+    """
+
+    trust_gate: bool = True
+    """Untrusted episodes form nothing directly (rule 5)."""
+    rejection_gate: bool = True
+    """Tombstoned statements are never re-formed (rule 7)."""
+    novelty_gate: bool = True
+    """A near-duplicate of a live belief of the same type reinforces it instead."""
+    cap_gate: bool = True
+    """At most ``caps[kind]`` new beliefs per episode."""
+    resolve_gate: bool = True
+    """A (subject, type) slot holds one live belief: supersede or flag a conflict."""
+    novelty_threshold: Annotated[float, Field(ge=0.0, le=1.0)] = 0.85
+    """Cosine at or above which a candidate may repeat a belief (chosen on labelled
+    pairs, see ``graphmem/formation/novelty.py``; the design said 0.88)."""
+    caps: dict[EpisodeKind, Annotated[int, Field(ge=0)]] = DEFAULT_CAPS
+    authority: Authority = Authority.AGENT
+    """Who the formed beliefs are stated by."""
+    version: Annotated[str, StringConstraints(min_length=1, max_length=64)] = "formation-v1"
+
+
+class RejectedCandidate(_Stored):
+    """A candidate a gate held back, and why."""
+
+    statement: str
+    gate: Literal["trust", "rejection", "novelty", "cap"]
+    similar_to: str | None = None
+    """The live belief it duplicated (novelty)."""
+    similarity: float | None = None
+
+
+class Supersession(_Stored):
+    """A slot holder replaced by a newly formed belief."""
+
+    old: str
+    new: str
+
+
+class ConsolidationResult(_Stored):
+    """What formation did with one episode."""
+
+    episode_id: str
+    already_consolidated: bool = False
+    created: list[str] = []
+    reinforced: list[str] = []
+    activated: list[str] = []
+    promoted: list[str] = []
+    superseded: list[Supersession] = []
+    conflicts: list[Conflict] = []
+    rejected: list[RejectedCandidate] = []

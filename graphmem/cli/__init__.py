@@ -2,7 +2,7 @@
 
 import typer
 
-from graphmem.cli import bench, code, demo, memory, neo4j, recall
+from graphmem.cli import bench, code, demo, formation, memory, neo4j, recall
 
 app = typer.Typer(
     name="graphmem",
@@ -14,6 +14,7 @@ app = typer.Typer(
 memory.register(app)
 code.register(app)
 recall.register(app)
+formation.register(app)
 demo.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")

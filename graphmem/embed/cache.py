@@ -33,13 +33,27 @@ class CachedEmbedder:
         """The wrapped embedder's dimension."""
         return self.inner.dim
 
+    def discard(self, texts: Sequence[str]) -> None:
+        """Drops the cached vectors of ``texts`` (a forgotten statement leaves no trace)."""
+        with self._lock:
+            for text in texts:
+                self._vectors.pop(self._key(text), None)
+
+    def __contains__(self, text: object) -> bool:
+        """Whether a vector for ``text`` is cached."""
+        with self._lock:
+            return isinstance(text, str) and self._key(text) in self._vectors
+
+    def _key(self, text: str) -> tuple[str, str]:
+        return (self.inner.model_id, hashlib.sha256(text.encode()).hexdigest())
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Returns the vectors, embedding only texts not in the cache (once each).
 
         Safe to call from several threads: the bookkeeping is locked, the embedding is
         not (two threads may embed the same new text once each).
         """
-        keys = [(self.inner.model_id, hashlib.sha256(t.encode()).hexdigest()) for t in texts]
+        keys = [self._key(text) for text in texts]
         with self._lock:
             known = {key: self._vectors[key] for key in keys if key in self._vectors}
         missing = list(dict.fromkeys(key for key in keys if key not in known))

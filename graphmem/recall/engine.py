@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from graphmem.anchors.languages import language_for_path
 from graphmem.anchors.state import anchor_statuses
+from graphmem.embed.cache import CachedEmbedder
 from graphmem.embed.protocol import Embedder, Vectors
 from graphmem.errors import InvalidInput
 from graphmem.models import (
@@ -163,6 +164,13 @@ class RecallEngine:
                 self.db, self.principal, surface, self._embedder_factory(), self._views_dir
             )
         return self._views[surface]
+
+    def forget_text(self, statement: str) -> None:
+        """Removes a forgotten belief from this client's caches and belief view now."""
+        embedder = self.view("belief").embedder
+        if isinstance(embedder, CachedEmbedder):
+            embedder.discard([statement])
+        self.view("belief").sync()
 
     def _lexical(self, surface: Surface, query: str) -> list[int]:
         terms = lucene_terms(query)

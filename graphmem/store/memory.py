@@ -7,6 +7,7 @@ its ``idempotency_key`` was written before. Every read filters on the principal.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -38,6 +39,11 @@ T = TypeVar("T")
 
 _IDEMPOTENCY_RACE_RETRIES = 3
 _CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+
+def statement_digest(statement: str) -> str:
+    """sha256 of a statement, case and whitespace normalised (what a Tombstone keeps)."""
+    return hashlib.sha256(" ".join(statement.lower().split()).encode()).hexdigest()
 
 
 def principal_key(principal: str) -> str:
@@ -169,7 +175,7 @@ def create_episodes(
 
 
 @dataclass(frozen=True)
-class _PendingBelief:
+class PendingBelief:
     """A belief about to be created: where it came from and what it will be."""
 
     row: int | None
@@ -181,7 +187,7 @@ class _PendingBelief:
     anchor_hash: str | None = None
 
 
-def _belief_row(pending: _PendingBelief, now: datetime) -> dict[str, Any]:
+def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
     belief = pending.belief
     props = belief.model_dump(exclude={"evidence", "anchor", "anchor_unverifiable"})
     props.update(
@@ -198,8 +204,8 @@ def _belief_row(pending: _PendingBelief, now: datetime) -> dict[str, Any]:
 
 
 def _with_anchors(
-    tx: ManagedTransaction, principal: str, pending: Sequence[_PendingBelief]
-) -> list[_PendingBelief]:
+    tx: ManagedTransaction, principal: str, pending: Sequence[PendingBelief]
+) -> list[PendingBelief]:
     """Resolves the writers' anchors of the pending beliefs that have one."""
     anchored = [p for p in pending if p.belief.anchor is not None]
     requests = [
@@ -218,9 +224,10 @@ def _with_anchors(
     ]
 
 
-def _insert_beliefs(
-    tx: ManagedTransaction, principal: str, now: datetime, pending: Sequence[_PendingBelief]
+def insert_beliefs(
+    tx: ManagedTransaction, principal: str, now: datetime, pending: Sequence[PendingBelief]
 ) -> None:
+    """Creates pending beliefs with provenance, anchors and events (evidence checked)."""
     _check_episodes_exist(
         tx,
         principal,
@@ -252,7 +259,7 @@ def create_beliefs(
         keys = [b.idempotency_key for b in beliefs]
         assigned = _assign_ids(keys, _existing_keys(tx, "belief", principal, keys))
         pending = [
-            _PendingBelief(
+            PendingBelief(
                 index if row_numbers else None, belief, belief_id, Scope.PROJECT, [belief.project]
             )
             for index, (belief, (belief_id, is_new)) in enumerate(
@@ -260,7 +267,7 @@ def create_beliefs(
             )
             if is_new
         ]
-        _insert_beliefs(tx, principal, now, _with_anchors(tx, principal, pending))
+        insert_beliefs(tx, principal, now, _with_anchors(tx, principal, pending))
         return [belief_id for belief_id, _ in assigned]
 
     return _write_idempotent(db, work, keyed=any(b.idempotency_key for b in beliefs))
@@ -355,7 +362,7 @@ def supersede(
                 field="valid_from",
                 rule="after_superseded",
             )
-        pending = _PendingBelief(
+        pending = PendingBelief(
             None,
             new,
             new_id(),
@@ -365,7 +372,7 @@ def supersede(
             anchor_hash=old.get("anchor_hash"),
         )
         (pending,) = _with_anchors(tx, principal, [pending])
-        _insert_beliefs(tx, principal, now, [pending])
+        insert_beliefs(tx, principal, now, [pending])
         new_belief_id = pending.id
         run(
             tx,
@@ -411,6 +418,32 @@ def retire(db: Database, principal: str, belief_id: str, reason: str, actor: Aut
             now=now,
         )
         return True
+
+    return db.write(work)
+
+
+def forget(db: Database, principal: str, belief_id: str, actor: Authority) -> str:
+    """Deletes a belief and its text, keeping a Tombstone (rule 7).
+
+    Returns:
+        The forgotten statement (for the caller to drop from its caches).
+    """
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> str:
+        old, _ = _lock_belief(tx, principal, belief_id, "belief_id")
+        statement = str(old["statement"])
+        run(
+            tx,
+            "belief/forget",
+            principal=principal,
+            id=belief_id,
+            tombstone_id=new_id(),
+            digest=statement_digest(statement),
+            actor=actor.value,
+            now=now,
+        )
+        return statement
 
     return db.write(work)
 

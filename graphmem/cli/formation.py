@@ -1,0 +1,112 @@
+"""Formation commands: consolidate, forget, events."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.progress import Progress
+
+from graphmem.cli._common import (
+    DataDirOption,
+    JsonOption,
+    PrincipalOption,
+    handles_errors,
+    interactive,
+    open_memory,
+    print_json,
+)
+from graphmem.models import ConsolidationResult
+
+
+def _summary(result: ConsolidationResult) -> str:
+    if result.already_consolidated:
+        return f"{result.episode_id}: already consolidated"
+    counts = {
+        "created": len(result.created),
+        "reinforced": len(result.reinforced),
+        "activated": len(result.activated),
+        "promoted": len(result.promoted),
+        "superseded": len(result.superseded),
+        "conflicts": len(result.conflicts),
+        "rejected": len(result.rejected),
+    }
+    done = ", ".join(f"{n} {name}" for name, n in counts.items() if n)
+    return f"{result.episode_id}: {done or 'nothing to form'}"
+
+
+def register(app: typer.Typer) -> None:
+    """Adds the formation commands to ``app``."""
+
+    @app.command()
+    @handles_errors
+    def consolidate(
+        episode_ids: Annotated[
+            list[str] | None,
+            typer.Argument(metavar="[EPISODE_ID]...", help="Default: every one not yet done."),
+        ] = None,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Form beliefs from episodes' structured parts, through the formation gates."""
+        with open_memory(principal, data_dir) as memory:
+            ids = list(episode_ids or memory.unconsolidated())
+            results = []
+            with Progress(disable=as_json or not interactive(), transient=True) as bar:
+                task = bar.add_task("consolidating", total=len(ids))
+                for episode_id in ids:
+                    results.append(memory.consolidate(episode_id))
+                    bar.advance(task)
+        if as_json:
+            print_json([result.model_dump(mode="json") for result in results])
+            return
+        for result in results:
+            typer.echo(_summary(result))
+        if not results:
+            typer.echo("nothing to consolidate")
+
+    @app.command()
+    @handles_errors
+    def forget(
+        belief_id: Annotated[str, typer.Argument(metavar="ID", help="The belief to forget.")],
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Delete a belief and its text everywhere; only a tombstone of its digest stays."""
+        with open_memory(principal, data_dir) as memory:
+            memory.forget(belief_id)
+        if as_json:
+            print_json({"id": belief_id, "forgotten": True})
+        else:
+            typer.echo(f"forgot {belief_id}")
+
+    @app.command()
+    @handles_errors
+    def events(
+        since: Annotated[int, typer.Option(min=0, help="Only events after this seq.")] = 0,
+        limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 100,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """The change log, oldest first: writes, reinforcements, promotions, rejections."""
+        with open_memory(principal, data_dir) as memory:
+            found = memory.events(since=since, limit=limit)
+        if as_json:
+            print_json(found)
+            return
+        for event in found:
+            typer.echo(_describe(event))
+
+
+def _describe(event: dict[str, Any]) -> str:
+    extra = {
+        key: event[key]
+        for key in ("gate", "statement", "similar_to", "similarity", "episode_id", "other_id")
+        if event.get(key) is not None
+    }
+    detail = f"  {json.dumps(extra, ensure_ascii=False)}" if extra else ""
+    return f"{event['seq']:>10}  {event['type']:<20} {event.get('node_id') or '-'}{detail}"

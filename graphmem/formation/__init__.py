@@ -1,0 +1,1 @@
+"""Formation (design §6): turning an episode's structured parts into beliefs."""

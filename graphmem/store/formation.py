@@ -1,0 +1,120 @@
+"""The write side of formation (design §6): one transaction per episode.
+
+The pipeline in :mod:`graphmem.formation.pipeline` decides; this module commits what
+it decided, all-or-nothing, with one ``:MemoryEvent`` per change. The episode is
+marked consolidated first, under the clock lock, so a repeated or concurrent run of
+the same episode writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graphmem.models import Authority, NewBelief, Scope
+from graphmem.store.database import Database, run
+from graphmem.store.memory import PendingBelief, insert_beliefs
+
+
+@dataclass
+class FormationWrites:
+    """Everything one consolidation writes."""
+
+    episode_id: str
+    policy_version: str
+    actor: Authority
+    created: list[tuple[str, NewBelief]] = field(default_factory=list)
+    """(new id, belief)."""
+    reinforcements: list[dict[str, str]] = field(default_factory=list)
+    """{belief_id, episode_id, role}."""
+    supersessions: list[tuple[str, str, str]] = field(default_factory=list)
+    """(old id, new id, reason)."""
+    conflicts: list[tuple[str, str]] = field(default_factory=list)
+    """(new id, slot holder id)."""
+    rejections: list[dict[str, Any]] = field(default_factory=list)
+    """{gate, statement, digest, role, similar_to, similarity}."""
+
+
+@dataclass(frozen=True)
+class FormationOutcome:
+    """What the reinforcements triggered (None when the episode was already done)."""
+
+    activated: list[str]
+    promoted: list[str]
+
+
+def commit_formation(
+    db: Database, principal: str, writes: FormationWrites
+) -> FormationOutcome | None:
+    """Writes one consolidation; returns None if the episode was consolidated already."""
+    now = datetime.now(UTC)
+    actor = writes.actor.value
+
+    def work(tx: ManagedTransaction) -> FormationOutcome | None:
+        marked = run(
+            tx,
+            "formation/mark_consolidated",
+            principal=principal,
+            episode_id=writes.episode_id,
+            policy=writes.policy_version,
+            now=now,
+        )
+        if not marked:
+            return None
+        pending = [
+            PendingBelief(None, belief, belief_id, Scope.PROJECT, [belief.project])
+            for belief_id, belief in writes.created
+        ]
+        insert_beliefs(tx, principal, now, pending)
+        for old_id, new_id, reason in writes.supersessions:
+            run(
+                tx,
+                "belief/mark_superseded",
+                principal=principal,
+                old_id=old_id,
+                new_id=new_id,
+                reason=reason,
+                actor=actor,
+                now=now,
+            )
+        if writes.conflicts:
+            pairs = [{"new_id": new, "old_id": old} for new, old in writes.conflicts]
+            run(
+                tx,
+                "formation/link_conflicts",
+                principal=principal,
+                pairs=pairs,
+                actor=actor,
+                now=now,
+            )
+        activated: list[str] = []
+        promoted: list[str] = []
+        if writes.reinforcements:
+            for record in run(
+                tx,
+                "formation/reinforce",
+                principal=principal,
+                rows=writes.reinforcements,
+                actor=actor,
+                now=now,
+            ):
+                if record["activates"]:
+                    activated.append(record["id"])
+                if record["promotes"]:
+                    promoted.append(record["id"])
+        if writes.rejections:
+            run(
+                tx,
+                "formation/log_rejections",
+                principal=principal,
+                episode_id=writes.episode_id,
+                rows=writes.rejections,
+                actor=actor,
+                now=now,
+            )
+        return FormationOutcome(sorted(set(activated)), sorted(set(promoted)))
+
+    return db.write(work)

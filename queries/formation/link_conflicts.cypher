@@ -1,0 +1,18 @@
+// Records unresolved contradictions (rule 3): the newer belief CONFLICTS_WITH the slot
+// holder, both are flagged, one event each pair.
+MATCH (clock:Clock {id: 'memory'})
+SET clock.seq = clock.seq + size($pairs)
+WITH clock.seq - size($pairs) AS base
+UNWIND range(0, size($pairs) - 1) AS i
+WITH base + i + 1 AS seq, $pairs[i] AS pair
+MATCH (new:Belief {id: pair.new_id})
+WHERE new.principal = $principal
+MATCH (old:Belief {id: pair.old_id})
+WHERE old.principal = $principal
+MERGE (new)-[:CONFLICTS_WITH]->(old)
+SET new.flagged = true, old.flagged = true
+CREATE (:MemoryEvent {
+  seq: seq, principal: $principal, type: 'belief.conflicted', node_id: new.id,
+  other_id: old.id, actor: $actor, at: $now
+})-[:ABOUT]->(new)
+RETURN new.id AS id

@@ -1,0 +1,7 @@
+// Candidates the trust gate held back (newest first): evidence a trusted episode may
+// affirm (rule 5).
+MATCH (e:MemoryEvent)
+WHERE e.principal = $principal AND e.type = 'candidate.rejected' AND e.gate = 'trust'
+RETURN e.statement AS statement, e.episode_id AS episode_id, e.role AS role
+ORDER BY e.seq DESC
+LIMIT $limit
