@@ -30,6 +30,9 @@ from graphmem.models import (
     BeliefType,
     ChangeReason,
     ConsolidationResult,
+    Correction,
+    CorrectionKind,
+    CorrectionResult,
     Decay,
     Episode,
     EpisodeSearchResult,
@@ -42,6 +45,7 @@ from graphmem.models import (
     Portability,
     RecallQuery,
     RecallResult,
+    RederivationSummary,
     Scope,
 )
 from graphmem.recall.engine import RecallEngine
@@ -51,7 +55,8 @@ from graphmem.settings import (
     resolve_data_dir,
     resolve_principal,
 )
-from graphmem.store import memory
+from graphmem.store import corrections, memory
+from graphmem.store import formation as formation_store
 from graphmem.store.database import Database
 from graphmem.store.migrations import apply_migrations
 from graphmem.validation import parse
@@ -378,6 +383,93 @@ class GraphMem:
         changes = parse(BeliefChanges, fields)
         checked_reason = parse(ChangeReason, {"reason": reason}).reason
         return memory.supersede(self._db, self.principal, old_id, changes, checked_reason)
+
+    def rederive(
+        self,
+        policy_version: str,
+        *,
+        policy: FormationPolicy | Mapping[str, Any] | None = None,
+        progress: Callable[[int], None] = lambda done: None,
+    ) -> RederivationSummary:
+        """Forms this principal's beliefs again from all its episodes (opt-in, explicit).
+
+        Every belief formation made is retired (explicitly stated beliefs stay), every
+        episode is consolidated again oldest first under ``policy_version`` (recorded
+        on every belief it forms, with new ids), and every correction and tombstone is
+        replayed before each commit, so corrections still hold and forgotten
+        statements stay forgotten.
+
+        The reset is one transaction and each episode another: if it stops half way,
+        running it again starts over cleanly.
+
+        Args:
+            policy_version: A name for the formation policy (1 to 64 characters).
+            policy: Gate settings; its ``version`` is replaced by ``policy_version``.
+            progress: Called with the number of episodes done so far.
+        """
+        checked = parse(FormationPolicy, policy if policy is not None else {})
+        checked = parse(FormationPolicy, {**checked.model_dump(), "version": policy_version})
+        retired = formation_store.reset_formation(
+            self._db, self.principal, checked.version, checked.authority
+        )
+        done = created = reinforced = rejected = 0
+        while batch := self.unconsolidated(1_000):
+            for episode_id in batch:
+                result = self.consolidate(episode_id, policy=checked)
+                created += len(result.created)
+                reinforced += len(result.reinforced)
+                rejected += len(result.rejected)
+                done += 1
+                progress(done)
+        return RederivationSummary(
+            policy_version=checked.version,
+            retired=retired,
+            episodes=done,
+            created=created,
+            reinforced=reinforced,
+            rejected=rejected,
+        )
+
+    def correct(
+        self,
+        belief_id: str,
+        kind: CorrectionKind | str = CorrectionKind.UNSPECIFIED,
+        *,
+        project: str | None = None,
+        statement: str | None = None,
+        actor: Authority | str = Authority.USER,
+    ) -> CorrectionResult:
+        """Corrects a belief; the correction outlives the belief (design rule 6).
+
+        Each kind writes a durable ``:Rejection`` holding the belief's content
+        (subject, statement, type), which every later formation run matches by content,
+        re-derivation included, and then:
+
+        - ``not_true``: retires the belief;
+        - ``changed``: supersedes it with ``statement``, at user authority;
+        - ``not_here``: lowers its portability one step and keeps it out of
+          ``project`` (a negative scope override recall honours);
+        - ``unspecified``: flags it and halves its weight in recall, never retires it.
+
+        Raises:
+            NotFound: ``belief_id`` names no belief of this principal.
+            StateConflict: The belief is superseded or retired.
+            InvalidInput: ``changed`` without ``statement``, ``not_here`` without
+                ``project``, or a field breaks a rule.
+        """
+        _check_id(belief_id, "belief_id")
+        correction = parse(
+            Correction,
+            {"kind": kind, "project": project, "statement": statement, "actor": actor},
+        )
+        missing = correction.missing_field()
+        if missing is not None:
+            raise InvalidInput(
+                f"{missing}: a {correction.kind.value!r} correction needs it",
+                field=missing,
+                rule="required",
+            )
+        return corrections.correct(self._db, self.principal, belief_id, correction)
 
     def unconsolidated(self, limit: int = 1_000) -> list[str]:
         """Ids of episodes formation has not run over yet, oldest first."""

@@ -655,3 +655,59 @@ class ConsolidationResult(_Stored):
     superseded: list[Supersession] = []
     conflicts: list[Conflict] = []
     rejected: list[RejectedCandidate] = []
+
+
+class CorrectionKind(StrEnum):
+    """How a user corrects a belief (design §6)."""
+
+    NOT_TRUE = "not_true"
+    """Retire it."""
+    CHANGED = "changed"
+    """Supersede it with the corrected statement, at user authority."""
+    NOT_HERE = "not_here"
+    """Lower its portability and keep it out of one project."""
+    UNSPECIFIED = "unspecified"
+    """Flag and down-weight it; never retire it."""
+
+
+class Correction(_Input):
+    """A correction of one belief, as a user gives it."""
+
+    kind: CorrectionKind = CorrectionKind.UNSPECIFIED
+    project: Name | None = None
+    """For ``not_here``: the project it does not apply to."""
+    statement: Statement | None = None
+    """For ``changed``: what is true instead."""
+    actor: Authority = Authority.USER
+
+    def missing_field(self) -> str | None:
+        """The field this kind needs and lacks, else None.
+
+        ``changed`` needs ``statement``; ``not_here`` needs ``project``.
+        """
+        if self.kind is CorrectionKind.CHANGED and self.statement is None:
+            return "statement"
+        if self.kind is CorrectionKind.NOT_HERE and self.project is None:
+            return "project"
+        return None
+
+
+class CorrectionResult(_Stored):
+    """What a correction did: its durable rejection, and the successor if any."""
+
+    belief_id: str
+    kind: CorrectionKind
+    rejection_id: str
+    new_belief_id: str | None = None
+
+
+class RederivationSummary(_Stored):
+    """What a re-derivation did."""
+
+    policy_version: str
+    retired: int
+    """Formed beliefs retired before forming again."""
+    episodes: int
+    created: int
+    reinforced: int
+    rejected: int

@@ -1,4 +1,4 @@
-"""Formation commands: consolidate, forget, events."""
+"""Formation commands: consolidate, correct, forget, rederive, events."""
 
 from __future__ import annotations
 
@@ -82,6 +82,51 @@ def register(app: typer.Typer) -> None:
             print_json({"id": belief_id, "forgotten": True})
         else:
             typer.echo(f"forgot {belief_id}")
+
+    @app.command()
+    @handles_errors
+    def correct(
+        belief_id: Annotated[str, typer.Argument(metavar="ID", help="The belief to correct.")],
+        kind: Annotated[
+            str, typer.Option(help="not_true | changed | not_here | unspecified.")
+        ] = "unspecified",
+        project: Annotated[str | None, typer.Option(help="not_here: where it is wrong.")] = None,
+        statement: Annotated[str | None, typer.Option(help="changed: what is true.")] = None,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Correct a belief; the correction survives re-derivation."""
+        with open_memory(principal, data_dir) as memory:
+            result = memory.correct(belief_id, kind, project=project, statement=statement)
+        if as_json:
+            print_json(result.model_dump(mode="json"))
+        else:
+            successor = f" -> {result.new_belief_id}" if result.new_belief_id else ""
+            typer.echo(f"{result.kind} {belief_id}{successor} (rejection {result.rejection_id})")
+
+    @app.command()
+    @handles_errors
+    def rederive(
+        policy: Annotated[str, typer.Option(help="The policy version to record.")],
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Form every belief again from all episodes, replaying corrections and tombstones."""
+        with (
+            open_memory(principal, data_dir) as memory,
+            Progress(disable=as_json or not interactive(), transient=True) as bar,
+        ):
+            task = bar.add_task("re-deriving", total=None)
+            summary = memory.rederive(
+                policy, progress=lambda done: bar.update(task, completed=done)
+            )
+        if as_json:
+            print_json(summary.model_dump(mode="json"))
+            return
+        for name, value in summary.model_dump().items():
+            typer.echo(f"{name:<16} {value}")
 
     @app.command()
     @handles_errors

@@ -11,18 +11,29 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from graphmem.models import BeliefState, BeliefType, Episode, EvidenceRole
+from graphmem.models import Authority, BeliefState, BeliefType, Episode, EvidenceRole, Portability
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A belief an episode may support, before any gate."""
+    """A belief an episode may support, before any gate.
+
+    The last four fields are set by replayed corrections, not by extractors.
+    """
 
     statement: str
     type: BeliefType
     state: BeliefState
     role: EvidenceRole
     subject: str | None = None
+    authority: Authority | None = None
+    """Overrides the policy's authority (a ``changed`` correction: user)."""
+    portability: Portability | None = None
+    """Lower than the type's default (a ``not_here`` correction)."""
+    not_here: tuple[str, ...] = ()
+    """Projects it must not be shown in (``not_here`` corrections)."""
+    disputed: bool = False
+    """Flagged by an ``unspecified`` correction."""
 
 
 class Extractor(Protocol):

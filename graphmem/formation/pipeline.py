@@ -13,7 +13,7 @@ Deciding reads the graph and the semantic view; committing is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,9 +23,11 @@ from graphmem.formation.extract import Candidate, Extractor
 from graphmem.formation.novelty import is_duplicate
 from graphmem.models import (
     AUTHORITY_RANK,
+    DEFAULT_PORTABILITY,
     Authority,
     Conflict,
     ConsolidationResult,
+    CorrectionKind,
     Episode,
     FormationPolicy,
     NewBelief,
@@ -34,6 +36,7 @@ from graphmem.models import (
     Trust,
 )
 from graphmem.recall.semantic import SemanticView
+from graphmem.store.corrections import lower_portability
 from graphmem.store.database import Database
 from graphmem.store.formation import FormationWrites, commit_formation
 from graphmem.store.ids import new_id
@@ -99,6 +102,7 @@ def consolidate(
         return _committed(db, principal, writes, rejected, [], [])
     if policy.rejection_gate:
         candidates = _tombstone_gate(db, principal, candidates, reject)
+        candidates = _replay_corrections(db, principal, view, policy, candidates, reject)
     vectors = view.embedder.embed([c.statement for c in candidates])
     survivors = [_Survivor(c, vectors[i]) for i, c in enumerate(candidates)]
     reinforced: dict[str, tuple[str, Vectors]] = {}  # belief id → (role, candidate vector)
@@ -112,19 +116,24 @@ def consolidate(
     created: list[tuple[str, _Survivor]] = []
     for survivor in survivors:
         candidate = survivor.candidate
-        belief = NewBelief.model_validate(
-            {
-                "statement": candidate.statement,
-                "project": episode.project,
-                "type": candidate.type,
-                "subject": candidate.subject,
-                "state": candidate.state,
-                "authority": policy.authority,
-                "evidence": [{"episode_id": episode.id, "role": candidate.role}],
-            }
-        )
+        fields: dict[str, Any] = {
+            "statement": candidate.statement,
+            "project": episode.project,
+            "type": candidate.type,
+            "subject": candidate.subject,
+            "state": candidate.state,
+            "authority": candidate.authority or policy.authority,
+            "evidence": [{"episode_id": episode.id, "role": candidate.role}],
+        }
+        if candidate.portability is not None:
+            fields["portability"] = candidate.portability
+        extra: dict[str, Any] = {}
+        if candidate.not_here:
+            extra["not_here"] = list(candidate.not_here)
+        if candidate.disputed:
+            extra["disputed"] = True
         belief_id = new_id()
-        writes.created.append((belief_id, belief))
+        writes.created.append((belief_id, NewBelief.model_validate(fields), extra))
         created.append((belief_id, survivor))
     if policy.resolve_gate:
         _resolve(db, principal, policy.authority, writes, created)
@@ -153,6 +162,69 @@ def _tombstone_gate(
         else:
             kept.append(candidate)
     return kept
+
+
+def _replay_corrections(
+    db: Database,
+    principal: str,
+    view: SemanticView,
+    policy: FormationPolicy,
+    candidates: Sequence[Candidate],
+    reject: Any,
+) -> list[Candidate]:
+    """Applies every matching correction to each candidate (rule 6), oldest first.
+
+    A correction matches a candidate of the same type whose statement repeats the
+    corrected one (the novelty test) and whose subject agrees when both have one.
+    """
+    rejections = db.read("formation/rejections", principal=principal)
+    if not rejections or not candidates:
+        return list(candidates)
+    wrong = view.embedder.embed([r["statement"] for r in rejections])
+    asked = view.embedder.embed([c.statement for c in candidates])
+    kept = []
+    for candidate, vector in zip(candidates, asked, strict=True):
+        current: Candidate | None = candidate
+        for rejection, rejected in zip(rejections, wrong, strict=True):
+            if current is None or not _matches(rejection, candidate, vector, rejected, policy):
+                continue
+            current = _corrected(current, rejection)
+        if current is None:
+            reject(candidate, "rejection")
+        else:
+            kept.append(current)
+    return kept
+
+
+def _matches(
+    rejection: Any,
+    candidate: Candidate,
+    vector: Vectors,
+    rejected: Vectors,
+    policy: FormationPolicy,
+) -> bool:
+    if rejection["type"] != candidate.type.value:
+        return False
+    if rejection["subject"] and candidate.subject and rejection["subject"] != candidate.subject:
+        return False
+    similarity = float(np.dot(vector, rejected))
+    return is_duplicate(
+        rejection["statement"], candidate.statement, similarity, policy.novelty_threshold
+    )
+
+
+def _corrected(candidate: Candidate, rejection: Any) -> Candidate | None:
+    """The candidate after one correction; None when it must not form (not true)."""
+    kind = CorrectionKind(rejection["kind"])
+    if kind is CorrectionKind.NOT_TRUE:
+        return None
+    if kind is CorrectionKind.CHANGED:
+        return replace(candidate, statement=rejection["replacement"], authority=Authority.USER)
+    if kind is CorrectionKind.NOT_HERE:
+        ceiling = candidate.portability or DEFAULT_PORTABILITY[candidate.type]
+        projects = tuple(dict.fromkeys([*candidate.not_here, rejection["project"]]))
+        return replace(candidate, portability=lower_portability(ceiling), not_here=projects)
+    return replace(candidate, disputed=True)
 
 
 def _novelty_gate(

@@ -99,6 +99,7 @@ class _Belief:
     anchor_hash: str | None
     evidence: list[str]
     conflicts: list[str]
+    disputed: bool
 
 
 @dataclass
@@ -356,6 +357,7 @@ class RecallEngine:
                     anchor_penalty=anchors[belief_id].anchor_penalty,
                     scope_weight=weight,
                     decay=decay_weight(request.decay, newest - belief.seq),
+                    disputed=belief.disputed,
                 )
             )
         chosen = rank(weighed)[: request.k]
@@ -478,6 +480,7 @@ class RecallEngine:
                 belief.state,
                 anchors[belief.id].anchor_penalty,
                 weight,
+                disputed=belief.disputed,
             ).score
             scored.append((is_durable, factor, belief.seq, belief))
         order = sorted(scored, key=lambda entry: (-entry[1], -entry[2], entry[3].id))
@@ -633,4 +636,5 @@ def _belief(record: Mapping[str, Any]) -> _Belief:
         anchor_hash=props.get("anchor_hash"),
         evidence=list(record["evidence"]),
         conflicts=list(record["conflicts"]),
+        disputed=bool(props.get("disputed")),
     )

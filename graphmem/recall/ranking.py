@@ -1,7 +1,8 @@
 """Read-time ranking (design §5.4): weights reorder, never store, never hide (rule 2).
 
-score = rrf * confidence * state_w * anchor_penalty * scope_w * decay, with a total
-order by (score desc, id asc). A relevance floor on the rrf term drops weak matches.
+score = rrf * confidence * state_w * anchor_penalty * scope_w * decay (* 0.5 when
+disputed by an unspecified correction), with a total order by (score desc, id asc).
+A relevance floor on the rrf term drops weak matches.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ DECAY_HALF_LIFE = 10_000
 """Exponential decay: the weight halves every this many generations (seqs)."""
 DECAY_HORIZON = 20_000
 """Linear decay: the weight falls from 1 to 0 over this many generations (seqs)."""
+DISPUTED_WEIGHT = 0.5
+"""A belief the user flagged as wrong without saying how (an unspecified correction)."""
 RRF_FLOOR = 1.0 / (60 + 100)
 """A candidate must reach at least rank 100 in one arm (or better across arms)."""
 
@@ -69,6 +72,7 @@ class Weighed:
     anchor_penalty: float
     scope_weight: float
     decay: float = 1.0
+    disputed: bool = False
 
     @property
     def score(self) -> float:
@@ -80,6 +84,7 @@ class Weighed:
             * self.anchor_penalty
             * self.scope_weight
             * self.decay
+            * (DISPUTED_WEIGHT if self.disputed else 1.0)
         )
 
 

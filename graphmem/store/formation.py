@@ -26,8 +26,8 @@ class FormationWrites:
     episode_id: str
     policy_version: str
     actor: Authority
-    created: list[tuple[str, NewBelief]] = field(default_factory=list)
-    """(new id, belief)."""
+    created: list[tuple[str, NewBelief, dict[str, Any]]] = field(default_factory=list)
+    """(new id, belief, extra properties)."""
     reinforcements: list[dict[str, str]] = field(default_factory=list)
     """{belief_id, episode_id, role}."""
     supersessions: list[tuple[str, str, str]] = field(default_factory=list)
@@ -65,8 +65,15 @@ def commit_formation(
         if not marked:
             return None
         pending = [
-            PendingBelief(None, belief, belief_id, Scope.PROJECT, [belief.project])
-            for belief_id, belief in writes.created
+            PendingBelief(
+                None,
+                belief,
+                belief_id,
+                Scope.PROJECT,
+                [belief.project],
+                extra={**extra, "policy_version": writes.policy_version},
+            )
+            for belief_id, belief, extra in writes.created
         ]
         insert_beliefs(tx, principal, now, pending)
         for old_id, new_id, reason in writes.supersessions:
@@ -116,5 +123,28 @@ def commit_formation(
                 now=now,
             )
         return FormationOutcome(sorted(set(activated)), sorted(set(promoted)))
+
+    return db.write(work)
+
+
+def reset_formation(db: Database, principal: str, policy_version: str, actor: Authority) -> int:
+    """Retires every formed belief and marks every episode due (one transaction).
+
+    Returns:
+        How many beliefs were retired.
+    """
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> int:
+        records = run(
+            tx,
+            "formation/retire_formed",
+            principal=principal,
+            reason=f"re-derived under {policy_version}",
+            actor=actor.value,
+            now=now,
+        )
+        run(tx, "formation/reset_consolidated", principal=principal)
+        return int(records[0]["retired"]) if records else 0
 
     return db.write(work)

@@ -11,6 +11,7 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -185,6 +186,8 @@ class PendingBelief:
     origins: list[str]
     anchor_key: str | None = None
     anchor_hash: str | None = None
+    extra: Mapping[str, Any] = dataclass_field(default_factory=dict)
+    """More properties to store (formation: ``not_here``, ``disputed``, policy)."""
 
 
 def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
@@ -198,6 +201,7 @@ def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
         origins=pending.origins,
         anchor_key=pending.anchor_key,
         anchor_hash=pending.anchor_hash,
+        **pending.extra,
     )
     evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
     return {"props": props, "evidence": evidence}
@@ -304,7 +308,7 @@ def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:
     return parse(NewBelief, fields)
 
 
-def _lock_belief(
+def lock_belief(
     tx: ManagedTransaction, principal: str, belief_id: str, field: str
 ) -> tuple[dict[str, Any], str | None]:
     """Write-locks one belief and reads it: (its properties, the id superseding it).
@@ -327,66 +331,78 @@ def supersede(
 ) -> str:
     """Writes the belief that supersedes ``old_id`` and links it (design rule 3)."""
     now = datetime.now(UTC)
+    return _write_idempotent(
+        db,
+        lambda tx: supersede_in(tx, principal, old_id, changes, reason, now),
+        keyed=changes.idempotency_key is not None,
+    )
 
-    def work(tx: ManagedTransaction) -> str:
-        old, superseded_by = _lock_belief(tx, principal, old_id, "old_id")
-        key = changes.idempotency_key
-        earlier = _existing_keys(tx, "belief", principal, [key]).get(key) if key else None
-        if earlier is not None:  # a retry: only valid if that write superseded old_id
-            if superseded_by == earlier:
-                return earlier
-            raise InvalidInput(
-                f"idempotency_key: {key!r} was used by another write, not by a supersession "
-                f"of {old_id}",
-                field="idempotency_key",
-                rule="reused",
-            )
-        if old.get("superseded_at") is not None:
-            raise StateConflict(
-                f"old_id: belief {old_id} is already superseded; supersede the newest "
-                "belief of its chain (see `graphmem history`)",
-                field="old_id",
-                rule="not_superseded",
-            )
-        if old["state"] == BeliefState.RETIRED:
-            raise StateConflict(
-                f"old_id: belief {old_id} is retired and cannot be superseded",
-                field="old_id",
-                rule="not_retired",
-            )
-        new = _successor(old, changes)
-        valid_from = new.valid_from or now
-        if valid_from < _native(old["valid_from"]):
-            raise InvalidInput(
-                "valid_from: the new belief cannot become valid before the one it supersedes",
-                field="valid_from",
-                rule="after_superseded",
-            )
-        pending = PendingBelief(
-            None,
-            new,
-            new_id(),
-            old["scope"],
-            [new.project],
-            anchor_key=old.get("anchor_key"),  # kept unless the writer re-anchors
-            anchor_hash=old.get("anchor_hash"),
-        )
-        (pending,) = _with_anchors(tx, principal, [pending])
-        insert_beliefs(tx, principal, now, [pending])
-        new_belief_id = pending.id
-        run(
-            tx,
-            "belief/mark_superseded",
-            principal=principal,
-            old_id=old_id,
-            new_id=new_belief_id,
-            reason=reason,
-            actor=new.authority,
-            now=now,
-        )
-        return new_belief_id
 
-    return _write_idempotent(db, work, keyed=changes.idempotency_key is not None)
+def supersede_in(
+    tx: ManagedTransaction,
+    principal: str,
+    old_id: str,
+    changes: BeliefChanges,
+    reason: str,
+    now: datetime,
+) -> str:
+    """Supersedes ``old_id`` inside the caller's transaction; returns the new id."""
+    old, superseded_by = lock_belief(tx, principal, old_id, "old_id")
+    key = changes.idempotency_key
+    earlier = _existing_keys(tx, "belief", principal, [key]).get(key) if key else None
+    if earlier is not None:  # a retry: only valid if that write superseded old_id
+        if superseded_by == earlier:
+            return earlier
+        raise InvalidInput(
+            f"idempotency_key: {key!r} was used by another write, not by a supersession "
+            f"of {old_id}",
+            field="idempotency_key",
+            rule="reused",
+        )
+    if old.get("superseded_at") is not None:
+        raise StateConflict(
+            f"old_id: belief {old_id} is already superseded; supersede the newest "
+            "belief of its chain (see `graphmem history`)",
+            field="old_id",
+            rule="not_superseded",
+        )
+    if old["state"] == BeliefState.RETIRED:
+        raise StateConflict(
+            f"old_id: belief {old_id} is retired and cannot be superseded",
+            field="old_id",
+            rule="not_retired",
+        )
+    new = _successor(old, changes)
+    valid_from = new.valid_from or now
+    if valid_from < _native(old["valid_from"]):
+        raise InvalidInput(
+            "valid_from: the new belief cannot become valid before the one it supersedes",
+            field="valid_from",
+            rule="after_superseded",
+        )
+    pending = PendingBelief(
+        None,
+        new,
+        new_id(),
+        old["scope"],
+        [new.project],
+        anchor_key=old.get("anchor_key"),  # kept unless the writer re-anchors
+        anchor_hash=old.get("anchor_hash"),
+    )
+    (pending,) = _with_anchors(tx, principal, [pending])
+    insert_beliefs(tx, principal, now, [pending])
+    new_belief_id = pending.id
+    run(
+        tx,
+        "belief/mark_superseded",
+        principal=principal,
+        old_id=old_id,
+        new_id=new_belief_id,
+        reason=reason,
+        actor=new.authority,
+        now=now,
+    )
+    return new_belief_id
 
 
 def retire(db: Database, principal: str, belief_id: str, reason: str, actor: Authority) -> bool:
@@ -398,7 +414,7 @@ def retire(db: Database, principal: str, belief_id: str, reason: str, actor: Aut
     now = datetime.now(UTC)
 
     def work(tx: ManagedTransaction) -> bool:
-        old, _ = _lock_belief(tx, principal, belief_id, "belief_id")
+        old, _ = lock_belief(tx, principal, belief_id, "belief_id")
         if old["state"] == BeliefState.RETIRED:
             return False
         if old.get("superseded_at") is not None:
@@ -431,7 +447,7 @@ def forget(db: Database, principal: str, belief_id: str, actor: Authority) -> st
     now = datetime.now(UTC)
 
     def work(tx: ManagedTransaction) -> str:
-        old, _ = _lock_belief(tx, principal, belief_id, "belief_id")
+        old, _ = lock_belief(tx, principal, belief_id, "belief_id")
         statement = str(old["statement"])
         run(
             tx,

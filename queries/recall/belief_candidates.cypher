@@ -1,7 +1,8 @@
 // Candidate beliefs of one recall, in one round trip: the arms' hits ($seqs, creation
 // seqs) and the graph arm's expansion from its seeds ($seeds), all through the hard
 // filters (design §5.1): principal; live (not superseded, not retired, valid now) or
-// valid and recorded at $as_of; a local belief only in its own project; optional types.
+// valid and recorded at $as_of; a local belief only in its own project; not in a
+// project a "not here" correction excluded (`not_here`); optional types.
 //
 // From each seed the graph arm reaches beliefs anchored to the same symbol (1 hop) or
 // to a symbol it CONTAINS or is contained by (2), sharing its subject (1), or derived
@@ -50,9 +51,10 @@ WHERE b.principal = $principal
     $project IS NOT NULL AND b.portability = 'local' AND b.scope = 'project'
     AND NOT $project IN b.origins
   )
+  AND NOT ($project IS NOT NULL AND $project IN coalesce(b.not_here, []))
 RETURN b {
   .id, .seq, .statement, .subject, .type, .confidence, .scope, .portability,
-  .origins, .project, .anchor_key, .anchor_hash, .authority,
+  .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed,
   state: coalesce(b.retired_from, b.state)  // what a past (as_of) read weighs
 } AS belief,
   reached,

@@ -1,16 +1,18 @@
 // Live beliefs that may be shown at the start of a session in $project: its own, the
-// principal-scope ones, and other projects' beliefs that may travel (not local).
+// principal-scope ones, and other projects' beliefs that may travel (not local, not
+// excluded from it by a "not here" correction).
 MATCH (b:Belief)
 WHERE b.principal = $principal
   AND b.superseded_at IS NULL AND b.state <> 'retired'
   AND (b.valid_to IS NULL OR b.valid_to > $now)
   AND ($project IN b.origins OR b.scope = 'principal' OR b.portability <> 'local')
+  AND NOT $project IN coalesce(b.not_here, [])
 WITH b
 ORDER BY b.seq DESC
 LIMIT $limit
 RETURN b {
   .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
-  .origins, .project, .anchor_key, .anchor_hash, .authority
+  .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed
 } AS belief,
   [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] AS evidence,
   [(b)-[:CONFLICTS_WITH]-(other:Belief) WHERE other.principal = $principal | other.id]
