@@ -27,6 +27,7 @@ import numpy as np
 
 from graphmem.embed.protocol import Embedder
 from graphmem.store.database import Database
+from graphmem.transient import cache_budget, sweep
 
 Surface = Literal["belief", "episode"]
 
@@ -110,6 +111,7 @@ class SemanticView:
         self.approximate = False
         self.removed: set[int] = set()
         self._files: tuple[Path, Path] | None = None
+        self._directory = directory
         if directory is not None:
             stem = views_directory(directory, principal) / f"{surface}-{embedder.model_id}"
             self._files = (stem.with_suffix(".faiss"), stem.with_suffix(".json"))
@@ -128,6 +130,7 @@ class SemanticView:
         ):
             return  # another model or a digest collision: rebuild from the graph
         self.index = faiss.read_index(str(index_file))
+        meta_file.touch()  # used now: the cache budget evicts least recently used views
         self.watermark = int(meta["watermark"])
         self.approximate = bool(meta.get("approximate", False))
         self.removed = set(meta.get("removed", []))
@@ -152,6 +155,8 @@ class SemanticView:
         temporary = meta_file.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(json.dumps(meta) + "\n", encoding="utf-8")
         temporary.replace(meta_file)
+        assert self._directory is not None
+        sweep(self._directory, cache_budget())  # this view, just saved, is kept
 
     def _add(self, vectors: np.ndarray[Any, Any], ids: list[int]) -> None:
         fresh = [(i, row) for i, row in zip(ids, vectors, strict=True) if i not in self._present]

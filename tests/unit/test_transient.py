@@ -1,0 +1,45 @@
+"""The transient tier's eviction plan and budget setting (no database)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphmem import ConfigError
+from graphmem.transient import CacheEntry, cache_budget, plan_eviction
+
+
+def _entry(name: str, size: int, used: float) -> CacheEntry:
+    return CacheEntry(name, size, used, (Path(name),))
+
+
+def test_least_recently_used_go_first_until_it_fits() -> None:
+    entries = [_entry("old", 40, 1.0), _entry("mid", 30, 2.0), _entry("new", 20, 3.0)]
+    evict, keep, over = plan_eviction(entries, budget=55)
+    assert [e.name for e in evict] == ["old"]
+    assert [e.name for e in keep] == ["mid", "new"] and not over
+
+
+def test_the_most_recent_entry_is_kept_even_over_budget() -> None:
+    entries = [_entry("old", 40, 1.0), _entry("new", 100, 2.0)]
+    evict, keep, over = plan_eviction(entries, budget=10)
+    assert [e.name for e in evict] == ["old"] and [e.name for e in keep] == ["new"]
+    assert over
+
+
+def test_nothing_to_evict_within_budget() -> None:
+    assert plan_eviction([_entry("a", 5, 1.0)], budget=5) == ([], [_entry("a", 5, 1.0)], False)
+    assert plan_eviction([], budget=0) == ([], [], False)
+
+
+def test_budget_precedence_and_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GRAPHMEM_CACHE_BUDGET_MB", raising=False)
+    assert cache_budget() == 256 * 1024 * 1024
+    monkeypatch.setenv("GRAPHMEM_CACHE_BUDGET_MB", "1.5")
+    assert cache_budget() == int(1.5 * 1024 * 1024)
+    assert cache_budget(2) == 2 * 1024 * 1024  # the argument wins
+    monkeypatch.setenv("GRAPHMEM_CACHE_BUDGET_MB", "lots")
+    with pytest.raises(ConfigError) as caught:
+        cache_budget()
+    assert caught.value.details["field"] == "cache_budget_mb"
