@@ -7,6 +7,7 @@ import typer
 from rich.progress import Progress
 
 from graphmem.bench.anchors import run_anchor_bench
+from graphmem.bench.formation import run_formation_bench
 from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
 from graphmem.bench.scale import run_scale_bench
 from graphmem.bench.write import run_write_bench
@@ -131,3 +132,38 @@ def scale(
         f"recall: p50 {recall['p50_ms']} ms, p95 {recall['p95_ms']} ms over {recall['queries']}"
     )
     typer.echo(f"peak memory: {figures['peak_rss_mb']} MB")
+
+
+@app.command()
+@handles_errors
+def formation(
+    sessions: Annotated[int, typer.Option(min=1, help="Sessions to consolidate.")] = 50,
+    per_session: Annotated[
+        int, typer.Option(min=1, max=30, help="Facts each session observes.")
+    ] = 8,
+    as_json: JsonOption = False,
+) -> None:
+    """Sessions that repeat and rephrase a pool of facts: does memory flatten?"""
+    with Progress(disable=as_json or not interactive(), transient=True) as bar:
+        task = bar.add_task("consolidating", total=sessions)
+        figures = run_formation_bench(
+            sessions, per_session, progress=lambda n: bar.advance(task, n)
+        )
+    if as_json:
+        print_json(figures)
+        return
+    counts = figures["live_beliefs_per_session"]
+    typer.echo(f"live beliefs per session: {' '.join(str(n) for n in counts)}")
+    growth = figures["growth_per_session"]
+    typer.echo(
+        f"growth per session: first fifth {growth['first_fifth']}, "
+        f"last fifth {growth['last_fifth']}"
+    )
+    typer.echo(
+        f"{figures['live_beliefs']} live beliefs for {figures['facts_seen']} facts seen "
+        f"({figures['observations']} observations); duplicate rate "
+        f"{figures['duplicate_rate']}; merges {figures['merges']} "
+        f"({figures['wrong_merges']} wrong)"
+    )
+    timing = figures["consolidation_ms"]
+    typer.echo(f"consolidation per episode: p50 {timing['p50']} ms, max {timing['max']} ms")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphmem.bench.formation import fact_pool
 from graphmem.bench.scale import scale_beliefs
 from graphmem.bench.write import synthetic_beliefs
 from graphmem.models import NewBelief
@@ -21,3 +22,8 @@ def test_scale_rows_are_valid_varied_and_deterministic() -> None:
 def test_write_rows_are_valid() -> None:
     for index, row in enumerate(synthetic_beliefs(200, projects=3)):
         parse(NewBelief, row, row=index)
+
+
+def test_formation_pool_has_one_slot_per_fact_in_three_phrasings() -> None:
+    pool = fact_pool()
+    assert len(pool) == 30 and all(len(set(phrasings)) == 3 for phrasings in pool)
