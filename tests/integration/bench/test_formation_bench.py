@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from graphmem.bench.formation import run_formation_bench
-from graphmem.settings import ConnectionSettings
 
 
-def test_repeated_facts_do_not_pile_up(
-    neo4j_settings: ConnectionSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("GRAPHMEM_NEO4J_URI", neo4j_settings.uri)
-    monkeypatch.setenv("GRAPHMEM_NEO4J_PASSWORD", neo4j_settings.password)
-    monkeypatch.setenv("GRAPHMEM_DATA_DIR", str(tmp_path / "data"))
+def test_repeated_facts_do_not_pile_up(bench_env: Path) -> None:
     figures = run_formation_bench(sessions=12, per_session=10)
     counts = figures["live_beliefs_per_session"]
     assert len(counts) == 12 and counts == sorted(counts)

@@ -5,20 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from graphmem.bench.recall import load_generic, run_recall_bench
-from graphmem.settings import ConnectionSettings
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "tiny_memory_set.json"
 
 
 def test_tiny_set_reports_every_arm_and_writes_ranked_lines(
-    neo4j_settings: ConnectionSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    bench_env: Path, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("GRAPHMEM_NEO4J_URI", neo4j_settings.uri)
-    monkeypatch.setenv("GRAPHMEM_NEO4J_PASSWORD", neo4j_settings.password)
-    monkeypatch.setenv("GRAPHMEM_DATA_DIR", str(tmp_path / "data"))
     out = tmp_path / "ranked.jsonl"
     report = run_recall_bench(load_generic(DATA), k=10, out=out)
     assert report["questions"] == 3 and report["turns"] == 5
@@ -31,5 +25,5 @@ def test_tiny_set_reports_every_arm_and_writes_ranked_lines(
     # q3 is asked as of 2024-03-15: the April session had not happened yet.
     assert not {"s2:1", "s2:2"} & set(lines[2]["ranked"])
     assert lines[0]["ranked"][0] == "s1:1"
-    views = tmp_path / "data" / "views"
+    views = bench_env / "views"
     assert not views.exists() or list(views.iterdir()) == []  # scratch views removed too
