@@ -132,3 +132,18 @@ def test_cli_correct_and_rederive(memory: GraphMem, neo4j_env: dict[str, str]) -
     assert done.exit_code == 0, done.stderr
     assert json.loads(done.stdout)["episodes"] == 1
     assert memory.list_beliefs() == []
+
+
+@pytest.mark.parametrize("gate", ["on", "off"])
+def test_rejection_gate_replays_corrections(memory: GraphMem, gate: str) -> None:
+    wrong = _formed(memory, "a", observations=["The queue is backed by Redis"])
+    memory.correct(wrong, "not_true")
+    again = memory.remember(
+        {"project": "a", "title": "w", "observations": ["The queue is backed by Redis"]}
+    )
+    policy = {"rejection_gate": gate == "on"}
+    result = memory.consolidate(again, policy=policy)
+    if gate == "on":
+        assert result.created == [] and [r.gate for r in result.rejected] == ["rejection"]
+    else:  # without the gate the corrected content comes back
+        assert len(result.created) == 1
