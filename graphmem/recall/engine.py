@@ -171,7 +171,7 @@ class RecallEngine:
         embedder = self.view("belief").embedder
         if isinstance(embedder, CachedEmbedder):
             embedder.discard([statement])
-        self.view("belief").sync()
+        self.view("belief").sync(purge=True)
 
     def _lexical(self, surface: Surface, query: str) -> list[int]:
         terms = lucene_terms(query)

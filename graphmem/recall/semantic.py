@@ -175,12 +175,15 @@ class SemanticView:
             self.index.remove_ids(np.array(ids, dtype=np.int64))
             self._present.difference_update(ids)
 
-    def _reshape(self) -> None:
-        """Turns approximate above ``exact_max``; rebuilds once many ids are removed."""
+    def _reshape(self, purge: bool = False) -> None:
+        """Turns approximate above ``exact_max``; rebuilds once many ids are removed.
+
+        With ``purge`` it rebuilds whenever any id is removed: a forgotten vector must
+        not linger in the HNSW graph.
+        """
         too_big = not self.approximate and self.index.ntotal > self.exact_max
-        stale = self.approximate and len(self.removed) > REBUILD_REMOVED_SHARE * max(
-            1, self.index.ntotal
-        )
+        limit = 0 if purge else REBUILD_REMOVED_SHARE * max(1, self.index.ntotal)
+        stale = self.approximate and len(self.removed) > limit
         if not (too_big or stale):
             return
         vectors, ids = _contents(self.index)
@@ -194,8 +197,13 @@ class SemanticView:
         self.removed = set()
         self._present = set(ids[keep].tolist())
 
-    def sync(self) -> int:
-        """Applies every event after the watermark; returns how many it applied."""
+    def sync(self, purge: bool = False) -> int:
+        """Applies every event after the watermark; returns how many it applied.
+
+        Args:
+            purge: Also rebuild an approximate index that still holds removed vectors
+                (after ``forget``), instead of filtering them until the next rebuild.
+        """
         applied = 0
         types = [_CREATED[self.surface], *_REMOVED[self.surface]]
         while True:
@@ -217,8 +225,8 @@ class SemanticView:
                 self._remove([int(s) for s in removed if s])
             self.watermark = int(events[-1]["seq"])
             applied += len(events)
-        if applied:
-            self._reshape()
+        if applied or (purge and self.removed):
+            self._reshape(purge)
             self._save()
         return applied
 

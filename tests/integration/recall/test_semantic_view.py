@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import faiss
+
 from graphmem import GraphMem
 from graphmem.embed.minilm import default_embedder
 from graphmem.recall.semantic import SemanticView
@@ -44,6 +46,11 @@ def test_switches_to_hnsw_above_the_threshold_and_filters_removals(
     assert len(view.search(query, 6)) == len(STATEMENTS) - 1
     view._reshape()  # a sixth removed is over the rebuild share: rebuilt without it
     assert view.removed == set() and view.index.ntotal == len(STATEMENTS) - 1
+
+    memory.forget(ids[1])  # one removal is under the share, but forgetting purges
+    view.sync(purge=True)
+    assert view.removed == set() and view.index.ntotal == len(STATEMENTS) - 2
+    assert seqs[1] not in faiss.vector_to_array(view.index.id_map).tolist()
 
 
 def test_stays_exact_below_the_threshold(
