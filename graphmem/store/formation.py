@@ -18,6 +18,9 @@ from graphmem.models import Authority, NewBelief, Scope
 from graphmem.store.database import Database, run
 from graphmem.store.memory import PendingBelief, insert_beliefs
 
+REJECTED_LOG_WINDOW = 10_000
+"""Rejected candidates kept per principal in the event log (newest first)."""
+
 
 @dataclass
 class FormationWrites:
@@ -121,6 +124,12 @@ def commit_formation(
                 rows=writes.rejections,
                 actor=actor,
                 now=now,
+            )
+            run(
+                tx,
+                "formation/prune_rejections",
+                principal=principal,
+                window=REJECTED_LOG_WINDOW,
             )
         return FormationOutcome(sorted(set(activated)), sorted(set(promoted)))
 

@@ -216,3 +216,14 @@ def test_remember_can_consolidate_inline(memory: GraphMem) -> None:
     )
     assert memory.consolidate(episode).already_consolidated
     assert _live(memory) == ["Orders ship from Leeds"]
+
+
+def test_rejected_candidates_log_keeps_a_window(
+    memory: GraphMem, graph: Graph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("graphmem.store.formation.REJECTED_LOG_WINDOW", 2)
+    notes = [f"Pasted note number {n}" for n in range(5)]
+    episode = memory.remember(_episode("ops", trust="untrusted", observations=notes))
+    assert len(memory.consolidate(episode).rejected) == 5
+    logged = [e["statement"] for e in memory.events() if e["type"] == "candidate.rejected"]
+    assert logged == notes[3:]  # the newest two
