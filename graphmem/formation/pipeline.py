@@ -106,7 +106,7 @@ def consolidate(
     vectors = view.embedder.embed([c.statement for c in candidates])
     survivors = [_Survivor(c, vectors[i]) for i, c in enumerate(candidates)]
     reinforced: dict[str, tuple[str, Vectors]] = {}  # belief id → (role, candidate vector)
-    if policy.novelty_gate:
+    if policy.novelty_gate and survivors:
         survivors = _novelty_gate(db, principal, view, policy, survivors, reinforced, reject)
     cap = policy.caps.get(episode.kind, 0)
     if policy.cap_gate and len(survivors) > cap:
@@ -294,7 +294,11 @@ def _resolve(
     writes: FormationWrites,
     created: Sequence[tuple[str, _Survivor]],
 ) -> None:
-    """One live belief per (subject, type): supersede by authority, else conflict."""
+    """One live belief per (subject, type): supersede by authority, else conflict.
+
+    ``authority`` is the policy's; a candidate rewritten by a ``changed`` correction
+    carries its own (user).
+    """
     slotted = [(i, s.candidate) for i, s in created if s.candidate.subject is not None]
     if not slotted:
         return
@@ -311,12 +315,13 @@ def _resolve(
     for belief_id, candidate in slotted:
         slot = (candidate.subject or "", candidate.type.value)
         holder = holders.get(slot)
+        stated_by = candidate.authority or authority
         if holder is not None:
-            if AUTHORITY_RANK[authority] >= AUTHORITY_RANK[holder[1]]:
+            if AUTHORITY_RANK[stated_by] >= AUTHORITY_RANK[holder[1]]:
                 writes.supersessions.append((holder[0], belief_id, "formation: newer statement"))
             else:
                 writes.conflicts.append((belief_id, holder[0]))
-        holders[slot] = (belief_id, authority)
+        holders[slot] = (belief_id, stated_by)
 
 
 def _affirm_untrusted(
