@@ -2,7 +2,8 @@
 
 Episodes with observations, decisions and a failed attempt; beliefs with provenance;
 one supersession; then a belief anchored to indexed code goes from verified to
-drifted when the code is edited. Every write carries an idempotency key, so running
+drifted when the code is edited; finally consolidation forms a belief from episodes in
+two projects and promotes it to principal scope. Every write carries an idempotency key, so running
 the demo again changes no memory.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from graphmem.client import GraphMem
 
+CENTS = "Money amounts are stored as integer cents"
 BROWSER_QUERY = (
     "MATCH (b:Belief {principal: $principal})-[r:DERIVED_FROM|SUPERSEDES|ANCHORED_TO]->(n) "
     "RETURN b, r, n"
@@ -227,4 +229,33 @@ def run_demo(memory: GraphMem, say: Callable[[str], None], workdir: Path) -> Dem
     )
     _write_sample(workdir, edited=False)  # leave the sample as the demo found it
     memory.index_code(workdir, "billing-api")
+
+    say("7. Consolidation forms beliefs from episodes; a fact seen in two projects is promoted.")
+    for key, project in (("cents_billing", "billing-api"), ("cents_checkout", "checkout-web")):
+        episodes[key] = memory.remember(
+            {
+                "project": project,
+                "kind": "task",
+                "title": "Audit how money is stored",
+                "outcome": "succeeded",
+                "observations": [CENTS],
+                "idempotency_key": f"demo:episode:{key}",
+            }
+        )
+        result = memory.consolidate(episodes[key])
+        done = (
+            "already consolidated"
+            if result.already_consolidated
+            else (
+                f"{len(result.created)} created, {len(result.reinforced)} reinforced, "
+                f"{len(result.promoted)} promoted"
+            )
+        )
+        say(f"   {project}: {done}")
+    (cents,) = [b for b in memory.list_beliefs() if b.statement == CENTS]
+    beliefs["cents"] = cents.id
+    say(
+        f"   '{CENTS}': scope {cents.scope}, origins {', '.join(cents.origins)}, "
+        f"{len(cents.evidence)} episodes behind it"
+    )
     return DemoResult(episodes=episodes, beliefs=beliefs, anchor_states=states)

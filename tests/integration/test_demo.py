@@ -30,3 +30,5 @@ def test_demo_writes_the_scenario_and_a_rerun_changes_nothing(
     assert projects == {"billing-api", "checkout-web"}
     assert memory.get_episode(first.episodes["ci_run"]).parent == first.episodes["flaky"]
     assert any("superseded" in line for line in lines)
+    cents = memory.get_belief(first.beliefs["cents"])
+    assert cents.scope == "principal" and cents.origins == ["billing-api", "checkout-web"]
