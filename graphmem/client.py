@@ -496,11 +496,16 @@ class GraphMem:
     def forget(self, belief_id: str, actor: Authority | str = "user") -> None:
         """Deletes a belief and its text everywhere, keeping only a tombstone (rule 7).
 
-        The node and its edges leave the graph, and logged candidates with the same
-        statement leave the event log. This client's semantic view and embedding cache
+        The node and its edges leave the graph, logged candidates with the same
+        statement leave the event log, and episode items that state it (observations,
+        inferences, decisions, failed attempts; as is or after a ``"label: "``) are
+        removed from their episodes. Free episode text (title, text) is left as
+        written.
+
+        This client's semantic view (an approximate one is rebuilt) and embedding cache
         drop it at once; other clients' views drop it when they next catch up. Only a
         ``(:Tombstone {statement_sha256})`` stays, so formation never forms the
-        statement again. Unlike :meth:`retire`, this is not history-preserving.
+        statement again. Unlike :meth:`retire`, this keeps no history.
 
         Raises:
             NotFound: ``belief_id`` names no belief of this principal.

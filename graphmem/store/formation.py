@@ -63,6 +63,7 @@ def commit_formation(
             principal=principal,
             episode_id=writes.episode_id,
             policy=writes.policy_version,
+            actor=actor,
             now=now,
         )
         if not marked:

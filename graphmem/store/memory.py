@@ -456,6 +456,7 @@ def forget(db: Database, principal: str, belief_id: str, actor: Authority) -> st
             id=belief_id,
             tombstone_id=new_id(),
             digest=statement_digest(statement),
+            parts=["observations", "inferences", "decisions", "failed_attempts"],
             actor=actor.value,
             now=now,
         )

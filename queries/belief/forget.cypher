@@ -1,6 +1,7 @@
-// Forgets one belief (rule 7): the node and its edges go, and so does every logged
-// candidate with the same statement; only a Tombstone with the statement's digest
-// stays, so formation never re-forms it. The deletion event carries the node's seq
+// Forgets one belief (rule 7): the node and its edges go, and so do every logged
+// candidate with the same statement and every episode item that states it (as is, or
+// after a "label: " prefix); only a Tombstone with the statement's digest stays, so
+// formation never re-forms it. Free episode text (title, text) is left as written. The deletion event carries the node's seq
 // (for the FAISS views) and no text.
 MATCH (clock:Clock {id: 'memory'})
 SET clock.seq = clock.seq + 1
@@ -16,9 +17,19 @@ CREATE (:MemoryEvent {
 })
 WITH b
 CALL (b) {
-  MATCH (logged:MemoryEvent {principal: $principal})
-  WHERE logged.type = 'candidate.rejected' AND logged.statement_sha256 = $digest
+  MATCH (logged:MemoryEvent {principal: $principal, type: 'candidate.rejected'})
+  WHERE logged.statement_sha256 = $digest
   DETACH DELETE logged
+}
+CALL (b) {
+  MATCH (e:Episode {principal: $principal})
+  WITH e, [part IN $parts | [item IN coalesce(e[part], [])
+           WHERE item = b.statement OR item ENDS WITH ': ' + b.statement]] AS hits
+  WHERE any(found IN hits WHERE size(found) > 0)
+  SET e.observations = [x IN e.observations WHERE NOT x IN hits[0]],
+      e.inferences = [x IN e.inferences WHERE NOT x IN hits[1]],
+      e.decisions = [x IN e.decisions WHERE NOT x IN hits[2]],
+      e.failed_attempts = [x IN e.failed_attempts WHERE NOT x IN hits[3]]
 }
 DETACH DELETE b
 RETURN count(*) AS forgotten

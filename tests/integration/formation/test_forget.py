@@ -46,7 +46,8 @@ def test_forget_leaves_only_a_tombstone(make_memory: Callable[..., GraphMem], gr
 
     writer.forget(belief)
 
-    assert _text_anywhere(graph, writer.principal, "tangerine") == ["Episode"]  # the source
+    assert _text_anywhere(graph, writer.principal, "tangerine") == []  # the item went too
+    assert writer.get_episode(untrusted).observations == []
     assert graph.count(writer.principal, "Tombstone") == 1
     assert reader.recall("staging root password").items == []
     for client in (writer, reader):  # both views dropped the vector
@@ -72,4 +73,9 @@ def test_cli_consolidate_forget_events(neo4j_env: dict[str, str]) -> None:
     assert done.exit_code == 0 and "forgot" in done.stdout
     done = runner.invoke(app, ["events", "--json"], env=neo4j_env)
     types = [event["type"] for event in json.loads(done.stdout)]
-    assert types == ["episode.created", "belief.created", "belief.deleted"]
+    assert types == [
+        "episode.created",
+        "episode.consolidated",
+        "belief.created",
+        "belief.deleted",
+    ]
