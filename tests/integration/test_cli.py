@@ -120,6 +120,7 @@ def test_demo_command_on_the_configured_server(neo4j_env: dict[str, str]) -> Non
         "display",
         "rounding_v2",
         "anchored",
+        "cents",
     }
     assert result["anchor_states"] == ["verified", "drifted"]
     assert result["cypher"][1].startswith("MATCH (b:Belief {principal: $principal})")
