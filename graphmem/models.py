@@ -610,7 +610,8 @@ class FormationPolicy(_Input):
     trust_gate: bool = True
     """Untrusted episodes form nothing directly (rule 5)."""
     rejection_gate: bool = True
-    """Tombstoned statements are never re-formed (rule 7)."""
+    """Tombstoned content is never re-formed (rule 7), and every correction is
+    replayed on matching candidates (rule 6)."""
     novelty_gate: bool = True
     """A near-duplicate of a live belief of the same type reinforces it instead."""
     cap_gate: bool = True
@@ -621,9 +622,15 @@ class FormationPolicy(_Input):
     """Cosine at or above which a candidate may repeat a belief (chosen on labelled
     pairs, see ``graphmem/formation/novelty.py``; the design said 0.88)."""
     caps: dict[EpisodeKind, Annotated[int, Field(ge=0)]] = DEFAULT_CAPS
+    """New beliefs per episode kind; kinds not given keep their default."""
     authority: Authority = Authority.AGENT
     """Who the formed beliefs are stated by."""
     version: Annotated[str, StringConstraints(min_length=1, max_length=64)] = "formation-v1"
+
+    @field_validator("caps")
+    @classmethod
+    def _default_caps(cls, value: dict[EpisodeKind, int]) -> dict[EpisodeKind, int]:
+        return {**DEFAULT_CAPS, **value}
 
 
 class RejectedCandidate(_Stored):

@@ -64,9 +64,11 @@ class CachedEmbedder:
         with self._lock:
             self.misses += len(missing)
             self.hits += len(keys) - len(missing)
-            for key in keys:
+            for key in missing:
                 self._vectors[key] = known[key]
-                self._vectors.move_to_end(key)
+            for key in keys:  # a hit discarded meanwhile (forgotten) stays out
+                if key in self._vectors:
+                    self._vectors.move_to_end(key)
             while len(self._vectors) > self.max_entries:
                 self._vectors.popitem(last=False)
         if not keys:

@@ -1,13 +1,16 @@
 """Consolidation (design §6): an episode's candidates through the gates, cheapest first.
 
-trust (rule 5) → tombstones (rule 7) → novelty (reinforce a near-duplicate live belief
-of the same type instead of adding a copy) → cap per episode kind → resolve (one live
-belief per (subject, type) slot: supersede when the new authority is at least the
-holder's, else link CONFLICTS_WITH and flag) → commit in one transaction.
+trust (rule 5) → tombstones and corrections (rules 6, 7) → novelty (reinforce a live
+belief with the same content instead of adding a copy) → cap per episode kind →
+resolve (one live belief per (subject, type) slot: supersede when the new authority
+is at least the holder's, else link CONFLICTS_WITH and flag) → commit in one
+transaction.
 
 Deciding reads the graph and the semantic view; committing is
-:func:`graphmem.store.formation.commit_formation`. Every gate is a switch on
-:class:`~graphmem.models.FormationPolicy`.
+:func:`graphmem.store.formation.commit_formation`, which re-checks under the clock
+lock that every belief it supersedes, conflicts with or reinforces is still live. If
+one is not (another writer got there first), the whole episode is decided again.
+Every gate is a switch on :class:`~graphmem.models.FormationPolicy`.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.embed.protocol import Vectors
+from graphmem.errors import StateConflict
 from graphmem.formation.extract import Candidate, Extractor
 from graphmem.formation.novelty import is_duplicate
 from graphmem.models import (
@@ -38,20 +42,29 @@ from graphmem.models import (
 from graphmem.recall.semantic import SemanticView
 from graphmem.store.corrections import lower_portability
 from graphmem.store.database import Database
-from graphmem.store.formation import FormationWrites, commit_formation
+from graphmem.store.formation import FormationWrites, StaleDecision, commit_formation
 from graphmem.store.ids import new_id
-from graphmem.store.memory import statement_digest
+from graphmem.store.memory import normal_form, statement_digest
 
 NOVELTY_NEIGHBOURS = 10
-"""How many nearest beliefs the novelty gate looks at per candidate."""
+"""How many nearest *live* beliefs the novelty gate compares each candidate with."""
+NOVELTY_MAX_FETCH = 2_560
+"""The widest FAISS search it makes to find them past superseded and retired vectors."""
 UNTRUSTED_LOOKBACK = 500
 """How many held-back untrusted candidates a trusted episode may affirm."""
+ATTEMPTS = 3
+"""How often an episode is decided again when a concurrent writer made it stale."""
 
 
 @dataclass
 class _Survivor:
     candidate: Candidate
     vector: Vectors
+
+
+def subjects_agree(a: str | None, b: str | None) -> bool:
+    """Two contents may be the same unless both name a subject and the subjects differ."""
+    return not (a and b and normal_form(a) != normal_form(b))
 
 
 def consolidate(
@@ -62,9 +75,35 @@ def consolidate(
     policy: FormationPolicy,
     extractor: Extractor,
 ) -> ConsolidationResult:
-    """Forms beliefs from one episode (see :meth:`graphmem.GraphMem.consolidate`)."""
+    """Forms beliefs from one episode (see :meth:`graphmem.GraphMem.consolidate`).
+
+    Raises:
+        StateConflict: Concurrent writers kept changing what this episode's decisions
+            rest on, ``ATTEMPTS`` times in a row.
+    """
     if episode.consolidated_at is not None:
         return ConsolidationResult(episode_id=episode.id, already_consolidated=True)
+    for _ in range(ATTEMPTS):
+        try:
+            return _consolidate_once(db, principal, episode, view, policy, extractor)
+        except StaleDecision:
+            continue
+    raise StateConflict(
+        f"episode_id: concurrent writes kept changing the beliefs episode {episode.id} "
+        "touches; run consolidate again",
+        field="episode_id",
+        rule="stable",
+    )
+
+
+def _consolidate_once(
+    db: Database,
+    principal: str,
+    episode: Episode,
+    view: SemanticView,
+    policy: FormationPolicy,
+    extractor: Extractor,
+) -> ConsolidationResult:
     writes = FormationWrites(episode.id, policy.version, policy.authority)
     rejected: list[RejectedCandidate] = []
 
@@ -88,7 +127,9 @@ def consolidate(
             {
                 "gate": gate,
                 "statement": candidate.statement,
-                "digest": statement_digest(candidate.statement),
+                "subject": candidate.subject,
+                "belief_type": candidate.type.value,
+                "digest": statement_digest(candidate.statement, candidate.subject),
                 "role": candidate.role.value,
                 "similar_to": similar_to,
                 "similarity": similarity,
@@ -103,61 +144,70 @@ def consolidate(
     if policy.rejection_gate:
         candidates = _tombstone_gate(db, principal, candidates, reject)
         candidates = _replay_corrections(db, principal, view, policy, candidates, reject)
+        candidates = _tombstone_gate(db, principal, candidates, reject)  # rewritten ones
     vectors = view.embedder.embed([c.statement for c in candidates])
     survivors = [_Survivor(c, vectors[i]) for i, c in enumerate(candidates)]
-    reinforced: dict[str, tuple[str, Vectors]] = {}  # belief id → (role, candidate vector)
+    reinforced: dict[str, _Survivor] = {}  # belief id → the candidate that repeated it
     if policy.novelty_gate and survivors:
         survivors = _novelty_gate(db, principal, view, policy, survivors, reinforced, reject)
-    cap = policy.caps.get(episode.kind, 0)
+    cap = policy.caps[episode.kind]
     if policy.cap_gate and len(survivors) > cap:
         for survivor in survivors[cap:]:
             reject(survivor.candidate, "cap")
         survivors = survivors[:cap]
-    created: list[tuple[str, _Survivor]] = []
-    for survivor in survivors:
-        candidate = survivor.candidate
-        fields: dict[str, Any] = {
-            "statement": candidate.statement,
-            "project": episode.project,
-            "type": candidate.type,
-            "subject": candidate.subject,
-            "state": candidate.state,
-            "authority": candidate.authority or policy.authority,
-            "evidence": [{"episode_id": episode.id, "role": candidate.role}],
-        }
-        if candidate.portability is not None:
-            fields["portability"] = candidate.portability
-        extra: dict[str, Any] = {}
-        if candidate.not_here:
-            extra["not_here"] = list(candidate.not_here)
-        if candidate.disputed:
-            extra["disputed"] = True
-        belief_id = new_id()
-        writes.created.append((belief_id, NewBelief.model_validate(fields), extra))
-        created.append((belief_id, survivor))
+    created = [(new_id(), survivor) for survivor in survivors]
+    for belief_id, survivor in created:
+        writes.created.append((belief_id, *_new_belief(survivor.candidate, episode, policy)))
     if policy.resolve_gate:
         _resolve(db, principal, policy.authority, writes, created)
-    for belief_id, (role, _) in reinforced.items():
-        writes.reinforcements.append(
-            {"belief_id": belief_id, "episode_id": episode.id, "role": role}
-        )
-    formed = [(i, s.vector) for i, s in created] + [(i, v) for i, (_, v) in reinforced.items()]
-    _affirm_untrusted(db, principal, view, policy, writes, formed)
+    support: dict[tuple[str, str], str] = {
+        (belief_id, episode.id): survivor.candidate.role.value
+        for belief_id, survivor in reinforced.items()
+    }
+    formed = [*created, *reinforced.items()]
+    _affirm_untrusted(db, principal, view, policy, formed, support)
+    writes.reinforcements = [
+        {"belief_id": belief_id, "episode_id": episode_id, "role": role}
+        for (belief_id, episode_id), role in support.items()
+    ]
     return _committed(db, principal, writes, rejected, sorted(reinforced), [i for i, _ in created])
+
+
+def _new_belief(
+    candidate: Candidate, episode: Episode, policy: FormationPolicy
+) -> tuple[NewBelief, dict[str, Any]]:
+    """The belief a surviving candidate becomes, and its extra stored properties."""
+    fields: dict[str, Any] = {
+        "statement": candidate.statement,
+        "project": episode.project,
+        "type": candidate.type,
+        "subject": candidate.subject,
+        "state": candidate.state,
+        "authority": candidate.authority or policy.authority,
+        "evidence": [{"episode_id": episode.id, "role": candidate.role}],
+    }
+    if candidate.portability is not None:
+        fields["portability"] = candidate.portability
+    extra: dict[str, Any] = {}
+    if candidate.not_here:
+        extra["not_here"] = list(candidate.not_here)
+    if candidate.disputed:
+        extra["disputed"] = True
+    return NewBelief.model_validate(fields), extra
 
 
 def _tombstone_gate(
     db: Database, principal: str, candidates: Sequence[Candidate], reject: Any
 ) -> list[Candidate]:
-    """Drops candidates whose statement was forgotten (rule 7)."""
-    digests = {c.statement: statement_digest(c.statement) for c in candidates}
-    records = db.read(
-        "formation/tombstoned", principal=principal, digests=sorted(set(digests.values()))
-    )
+    """Drops candidates whose content was forgotten (rule 7)."""
+    digests = [statement_digest(c.statement, c.subject) for c in candidates]
+    if not digests:
+        return []
+    records = db.read("formation/tombstoned", principal=principal, digests=sorted(set(digests)))
     forgotten = {record["digest"] for record in records}
     kept = []
-    for candidate in candidates:
-        if digests[candidate.statement] in forgotten:
+    for candidate, digest in zip(candidates, digests, strict=True):
+        if digest in forgotten:
             reject(candidate, "rejection")
         else:
             kept.append(candidate)
@@ -175,20 +225,25 @@ def _replay_corrections(
     """Applies every matching correction to each candidate (rule 6), oldest first.
 
     A correction matches a candidate of the same type whose statement repeats the
-    corrected one (the novelty test) and whose subject agrees when both have one.
+    corrected one (the novelty test) and whose subject agrees. A ``changed``
+    correction rewrites the candidate, and later corrections are matched against the
+    rewritten statement (a correction of a correction holds).
     """
     rejections = db.read("formation/rejections", principal=principal)
     if not rejections or not candidates:
         return list(candidates)
     wrong = view.embedder.embed([r["statement"] for r in rejections])
-    asked = view.embedder.embed([c.statement for c in candidates])
     kept = []
-    for candidate, vector in zip(candidates, asked, strict=True):
+    for candidate in candidates:
         current: Candidate | None = candidate
+        vector = view.embedder.embed([candidate.statement])[0]
         for rejection, rejected in zip(rejections, wrong, strict=True):
-            if current is None or not _matches(rejection, candidate, vector, rejected, policy):
+            if current is None or not _matches(rejection, current, vector, rejected, policy):
                 continue
-            current = _corrected(current, rejection)
+            rewritten = _corrected(current, rejection)
+            if rewritten is not None and rewritten.statement != current.statement:
+                vector = view.embedder.embed([rewritten.statement])[0]
+            current = rewritten
         if current is None:
             reject(candidate, "rejection")
         else:
@@ -205,7 +260,7 @@ def _matches(
 ) -> bool:
     if rejection["type"] != candidate.type.value:
         return False
-    if rejection["subject"] and candidate.subject and rejection["subject"] != candidate.subject:
+    if not subjects_agree(rejection["subject"], candidate.subject):
         return False
     similarity = float(np.dot(vector, rejected))
     return is_duplicate(
@@ -227,45 +282,67 @@ def _corrected(candidate: Candidate, rejection: Any) -> Candidate | None:
     return replace(candidate, disputed=True)
 
 
+def _live_neighbours(
+    db: Database, principal: str, view: SemanticView, vector: Vectors, live: dict[int, Any]
+) -> list[tuple[Any, float]]:
+    """The nearest live beliefs to ``vector``: (record, similarity), best first.
+
+    The view keeps superseded and retired vectors (``as_of`` reads need them), so the
+    search widens until it has ``NOVELTY_NEIGHBOURS`` live ones or the view is spent.
+    ``live`` caches the liveness lookups (seq → record, or None when not live).
+    """
+    width = NOVELTY_NEIGHBOURS
+    while True:
+        hits = view.search(vector, width)
+        unknown = sorted({hit.seq for hit in hits} - set(live))
+        if unknown:
+            found = db.read("formation/live_by_seq", principal=principal, seqs=unknown)
+            live.update({seq: None for seq in unknown})
+            live.update({record["seq"]: record for record in found})
+        near = [(live[hit.seq], hit.similarity) for hit in hits if live[hit.seq] is not None]
+        if len(near) >= NOVELTY_NEIGHBOURS or len(hits) < width or width >= NOVELTY_MAX_FETCH:
+            return near[:NOVELTY_NEIGHBOURS]
+        width *= 4
+
+
 def _novelty_gate(
     db: Database,
     principal: str,
     view: SemanticView,
     policy: FormationPolicy,
     survivors: Sequence[_Survivor],
-    reinforced: dict[str, tuple[str, Vectors]],
+    reinforced: dict[str, _Survivor],
     reject: Any,
 ) -> list[_Survivor]:
-    """Reinforces a live same-type belief at cosine ≥ threshold instead of a copy.
+    """Reinforces a live belief with the same content instead of adding a copy.
 
+    Same content: same type, agreeing subjects, and the novelty test on the statements.
     A candidate that repeats an earlier candidate of the same episode is dropped too.
     """
     view.sync()
-    hits = {i: view.search(s.vector, NOVELTY_NEIGHBOURS) for i, s in enumerate(survivors)}
-    seqs = sorted({hit.seq for found in hits.values() for hit in found})
-    live = {
-        record["seq"]: (record["id"], record["type"], record["statement"])
-        for record in db.read("formation/live_by_seq", principal=principal, seqs=seqs)
-    }
     threshold = policy.novelty_threshold
+    live: dict[int, Any] = {}
     kept: list[_Survivor] = []
-    for i, survivor in enumerate(survivors):
+    for survivor in survivors:
         candidate = survivor.candidate
         match = next(
             (
-                (live[hit.seq][0], hit.similarity)
-                for hit in hits[i]
-                if hit.seq in live
-                and live[hit.seq][1] == candidate.type
-                and is_duplicate(live[hit.seq][2], candidate.statement, hit.similarity, threshold)
+                (record["id"], similarity)
+                for record, similarity in _live_neighbours(
+                    db, principal, view, survivor.vector, live
+                )
+                if record["type"] == candidate.type.value
+                and subjects_agree(record["subject"], candidate.subject)
+                and is_duplicate(record["statement"], candidate.statement, similarity, threshold)
             ),
             None,
         )
         twin = next(
             (
-                k
+                float(np.dot(k.vector, survivor.vector))
                 for k in kept
                 if k.candidate.type == candidate.type
+                and subjects_agree(k.candidate.subject, candidate.subject)
                 and is_duplicate(
                     k.candidate.statement,
                     candidate.statement,
@@ -276,12 +353,10 @@ def _novelty_gate(
             None,
         )
         if match is not None:
-            reinforced.setdefault(match[0], (candidate.role.value, survivor.vector))
+            reinforced.setdefault(match[0], survivor)
             reject(candidate, "novelty", match[0], round(match[1], 4))
         elif twin is not None:
-            reject(
-                candidate, "novelty", None, round(float(np.dot(twin.vector, survivor.vector)), 4)
-            )
+            reject(candidate, "novelty", None, round(twin, 4))
         else:
             kept.append(survivor)
     return kept
@@ -297,7 +372,8 @@ def _resolve(
     """One live belief per (subject, type): supersede by authority, else conflict.
 
     ``authority`` is the policy's; a candidate rewritten by a ``changed`` correction
-    carries its own (user).
+    carries its own (user). A candidate that loses on authority is committed and
+    flagged, and the stronger holder keeps the slot for the candidates after it.
     """
     slotted = [(i, s.candidate) for i, s in created if s.candidate.subject is not None]
     if not slotted:
@@ -316,11 +392,11 @@ def _resolve(
         slot = (candidate.subject or "", candidate.type.value)
         holder = holders.get(slot)
         stated_by = candidate.authority or authority
+        if holder is not None and AUTHORITY_RANK[stated_by] < AUTHORITY_RANK[holder[1]]:
+            writes.conflicts.append((belief_id, holder[0]))
+            continue
         if holder is not None:
-            if AUTHORITY_RANK[stated_by] >= AUTHORITY_RANK[holder[1]]:
-                writes.supersessions.append((holder[0], belief_id, "formation: newer statement"))
-            else:
-                writes.conflicts.append((belief_id, holder[0]))
+            writes.supersessions.append((holder[0], belief_id, "formation: newer statement"))
         holders[slot] = (belief_id, stated_by)
 
 
@@ -329,10 +405,14 @@ def _affirm_untrusted(
     principal: str,
     view: SemanticView,
     policy: FormationPolicy,
-    writes: FormationWrites,
-    formed: Sequence[tuple[str, Vectors]],
+    formed: Sequence[tuple[str, _Survivor]],
+    support: dict[tuple[str, str], str],
 ) -> None:
-    """Adds held-back untrusted evidence that a trusted episode affirms (rule 5)."""
+    """Adds held-back untrusted evidence that a trusted episode affirms (rule 5).
+
+    Affirming means the same content: same type, agreeing subjects, the novelty test.
+    Each (belief, episode) pair is supported once.
+    """
     if not formed:
         return
     records = db.read(
@@ -341,16 +421,20 @@ def _affirm_untrusted(
     if not records:
         return
     vectors = view.embedder.embed([record["statement"] for record in records])
-    for belief_id, vector in formed:
+    for belief_id, survivor in formed:
+        candidate = survivor.candidate
         for record, held in zip(records, vectors, strict=True):
-            if float(np.dot(vector, held)) >= policy.novelty_threshold:
-                writes.reinforcements.append(
-                    {
-                        "belief_id": belief_id,
-                        "episode_id": record["episode_id"],
-                        "role": record["role"],
-                    }
+            if (
+                record["belief_type"] == candidate.type.value
+                and subjects_agree(record["subject"], candidate.subject)
+                and is_duplicate(
+                    record["statement"],
+                    candidate.statement,
+                    float(np.dot(survivor.vector, held)),
+                    policy.novelty_threshold,
                 )
+            ):
+                support.setdefault((belief_id, record["episode_id"]), record["role"])
 
 
 def _committed(

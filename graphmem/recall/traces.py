@@ -31,11 +31,18 @@ class TraceWriter:
         self._principal = principal
         self._queue: queue.Queue[dict[str, Any] | threading.Event] = queue.Queue()
         self._failure: BaseException | None = None
+        self._failure_lock = threading.Lock()
         self._thread = threading.Thread(target=self._loop, name="graphmem-trace", daemon=True)
         self._thread.start()
 
     def submit(self, trace: dict[str, Any]) -> None:
-        """Queues one trace for writing."""
+        """Queues one trace for writing.
+
+        Raises:
+            RuntimeError: The writer was closed (the client is closed).
+        """
+        if not self._thread.is_alive():
+            raise RuntimeError("recall traces: the client is closed")
         self._queue.put(trace)
 
     def flush(self) -> None:
@@ -44,20 +51,23 @@ class TraceWriter:
         Raises:
             GraphMemError: A batch could not be written (raised once, then cleared).
         """
-        done = threading.Event()
-        self._queue.put(done)
-        done.wait()
-        failure, self._failure = self._failure, None
+        if self._thread.is_alive():
+            done = threading.Event()
+            self._queue.put(done)
+            done.wait()
+        with self._failure_lock:
+            failure, self._failure = self._failure, None
         if failure is not None:
             raise failure
 
     def close(self) -> None:
-        """Writes what is queued and stops the writer."""
+        """Writes what is queued and stops the writer (closing twice is harmless)."""
         try:
             self.flush()
         finally:
-            self._queue.put(_STOP)
-            self._thread.join()
+            if self._thread.is_alive():
+                self._queue.put(_STOP)
+                self._thread.join()
 
     def _loop(self) -> None:
         while True:
@@ -88,8 +98,9 @@ class TraceWriter:
                 lambda tx: run(tx, "recall/write_traces", principal=self._principal, traces=batch)
             )
         except BaseException as error:  # surfaced by the next flush()
-            if self._failure is None:
-                self._failure = error
+            with self._failure_lock:
+                if self._failure is None:
+                    self._failure = error
 
 
 _STOP = threading.Event()

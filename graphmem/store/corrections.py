@@ -58,9 +58,14 @@ def correct(
             id=belief_id,
             rejection_id=rejection_id,
             kind=correction.kind.value,
-            digest=statement_digest(str(old["statement"])),
+            digest=statement_digest(str(old["statement"]), old.get("subject")),
             project=correction.project,
             replacement=correction.statement,
+            replacement_digest=(
+                statement_digest(correction.statement, old.get("subject"))
+                if correction.statement is not None
+                else None
+            ),
             actor=correction.actor.value,
             now=now,
         )

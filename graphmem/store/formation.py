@@ -49,10 +49,22 @@ class FormationOutcome:
     promoted: list[str]
 
 
+class StaleDecision(Exception):
+    """A belief the decisions rest on stopped being live before the commit.
+
+    Internal: the pipeline decides the episode again.
+    """
+
+
 def commit_formation(
     db: Database, principal: str, writes: FormationWrites
 ) -> FormationOutcome | None:
-    """Writes one consolidation; returns None if the episode was consolidated already."""
+    """Writes one consolidation; returns None if the episode was consolidated already.
+
+    Raises:
+        StaleDecision: A belief to supersede, conflict with or reinforce is no longer
+            live (nothing is written).
+    """
     now = datetime.now(UTC)
     actor = writes.actor.value
 
@@ -81,7 +93,7 @@ def commit_formation(
         ]
         insert_beliefs(tx, principal, now, pending)
         for old_id, new_id, reason in writes.supersessions:
-            run(
+            superseded = run(
                 tx,
                 "belief/mark_superseded",
                 principal=principal,
@@ -91,9 +103,10 @@ def commit_formation(
                 actor=actor,
                 now=now,
             )
+            _expect(len(superseded), 1)
         if writes.conflicts:
             pairs = [{"new_id": new, "old_id": old} for new, old in writes.conflicts]
-            run(
+            linked = run(
                 tx,
                 "formation/link_conflicts",
                 principal=principal,
@@ -101,21 +114,26 @@ def commit_formation(
                 actor=actor,
                 now=now,
             )
-        activated: list[str] = []
-        promoted: list[str] = []
+            _expect(len(linked), len(pairs))
+        outcome = FormationOutcome([], [])
         if writes.reinforcements:
-            for record in run(
+            supported = run(
                 tx,
                 "formation/reinforce",
                 principal=principal,
                 rows=writes.reinforcements,
                 actor=actor,
                 now=now,
+            )
+            _expect(len(supported), len(writes.reinforcements))
+            ids = sorted({row["belief_id"] for row in writes.reinforcements})
+            for record in run(
+                tx, "formation/corroborate", principal=principal, ids=ids, actor=actor, now=now
             ):
                 if record["activates"]:
-                    activated.append(record["id"])
+                    outcome.activated.append(record["id"])
                 if record["promotes"]:
-                    promoted.append(record["id"])
+                    outcome.promoted.append(record["id"])
         if writes.rejections:
             run(
                 tx,
@@ -132,13 +150,21 @@ def commit_formation(
                 principal=principal,
                 window=REJECTED_LOG_WINDOW,
             )
-        return FormationOutcome(sorted(set(activated)), sorted(set(promoted)))
+        return outcome
 
     return db.write(work)
 
 
+def _expect(found: int, wanted: int) -> None:
+    if found != wanted:
+        raise StaleDecision(f"{wanted - found} of {wanted} beliefs are no longer live")
+
+
 def reset_formation(db: Database, principal: str, policy_version: str, actor: Authority) -> int:
-    """Retires every formed belief and marks every episode due (one transaction).
+    """Makes a principal's memory ready to be formed again (one transaction).
+
+    Retires every formed belief, clears the rejected-candidate log and marks every
+    episode due.
 
     Returns:
         How many beliefs were retired.
@@ -154,7 +180,14 @@ def reset_formation(db: Database, principal: str, policy_version: str, actor: Au
             actor=actor.value,
             now=now,
         )
-        run(tx, "formation/reset_consolidated", principal=principal)
+        run(
+            tx,
+            "formation/reset_consolidated",
+            principal=principal,
+            policy=policy_version,
+            actor=actor.value,
+            now=now,
+        )
         return int(records[0]["retired"]) if records else 0
 
     return db.write(work)

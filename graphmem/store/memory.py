@@ -42,9 +42,29 @@ _IDEMPOTENCY_RACE_RETRIES = 3
 _CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
 
 
-def statement_digest(statement: str) -> str:
-    """sha256 of a statement, case and whitespace normalised (what a Tombstone keeps)."""
-    return hashlib.sha256(" ".join(statement.lower().split()).encode()).hexdigest()
+def normal_form(text: str) -> str:
+    """Lowercased, with runs of whitespace as one space (how content is compared)."""
+    return " ".join(text.lower().split())
+
+
+def content_forms(statement: str, subject: str | None) -> list[str]:
+    """The normal forms a stated item may take.
+
+    ``subject: statement`` when there is a subject (how an episode item carries one),
+    else the bare statement.
+    """
+    if subject:
+        return [normal_form(f"{subject}: {statement}")]
+    return [normal_form(statement)]
+
+
+def statement_digest(statement: str, subject: str | None = None) -> str:
+    """sha256 of a belief's content in normal form (what a Tombstone keeps).
+
+    The subject is part of it: forgetting "deploy day: Fridays" leaves "release
+    freeze: Fridays" free to form.
+    """
+    return hashlib.sha256(content_forms(statement, subject)[0].encode()).hexdigest()
 
 
 def principal_key(principal: str) -> str:
@@ -448,15 +468,15 @@ def forget(db: Database, principal: str, belief_id: str, actor: Authority) -> st
 
     def work(tx: ManagedTransaction) -> str:
         old, _ = lock_belief(tx, principal, belief_id, "belief_id")
-        statement = str(old["statement"])
+        statement, subject = str(old["statement"]), old.get("subject")
         run(
             tx,
             "belief/forget",
             principal=principal,
             id=belief_id,
             tombstone_id=new_id(),
-            digest=statement_digest(statement),
-            parts=["observations", "inferences", "decisions", "failed_attempts"],
+            digest=statement_digest(statement, subject),
+            forms=content_forms(statement, subject),
             actor=actor.value,
             now=now,
         )

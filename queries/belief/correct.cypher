@@ -9,7 +9,8 @@ WHERE b.principal = $principal
 CREATE (r:Rejection {
   id: $rejection_id, principal: $principal, kind: $kind, subject: b.subject,
   statement: b.statement, statement_sha256: $digest, type: b.type, project: $project,
-  replacement: $replacement, actor: $actor, at: $now
+  replacement: $replacement, replacement_sha256: $replacement_digest, actor: $actor,
+  at: $now
 })-[:REJECTS]->(b)
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'belief.corrected', node_id: b.id, kind: $kind,

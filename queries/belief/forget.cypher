@@ -1,7 +1,10 @@
 // Forgets one belief (rule 7): the node and its edges go, and so do every logged
-// candidate with the same statement and every episode item that states it (as is, or
-// after a "label: " prefix); only a Tombstone with the statement's digest stays, so
-// formation never re-forms it. Free episode text (title, text) is left as written. The deletion event carries the node's seq
+// candidate with the same content, every episode item that states it ($forms: its
+// normal forms, "subject: statement" when it has a subject) and every correction of
+// that content. A correction that rewrote something *into* it becomes "not true" (the
+// old content is still wrong; the new one is forgotten). Only a Tombstone with the
+// content digest stays, so formation never re-forms it. Free episode text (title,
+// text) is left as written. The deletion event carries the node's seq
 // (for the FAISS views) and no text.
 MATCH (clock:Clock {id: 'memory'})
 SET clock.seq = clock.seq + 1
@@ -23,13 +26,27 @@ CALL (b) {
 }
 CALL (b) {
   MATCH (e:Episode {principal: $principal})
-  WITH e, [part IN $parts | [item IN coalesce(e[part], [])
-           WHERE item = b.statement OR item ENDS WITH ': ' + b.statement]] AS hits
+  WITH e, [part IN ['observations', 'inferences', 'decisions', 'failed_attempts'] |
+           [item IN coalesce(e[part], [])
+            WHERE reduce(text = '', word IN [w IN split(
+                    replace(replace(replace(toLower(item), '\n', ' '), '\t', ' '), '\r', ' '),
+                    ' ') WHERE w <> ''] |
+                  text + CASE WHEN text = '' THEN '' ELSE ' ' END + word) IN $forms]] AS hits
   WHERE any(found IN hits WHERE size(found) > 0)
   SET e.observations = [x IN e.observations WHERE NOT x IN hits[0]],
       e.inferences = [x IN e.inferences WHERE NOT x IN hits[1]],
       e.decisions = [x IN e.decisions WHERE NOT x IN hits[2]],
       e.failed_attempts = [x IN e.failed_attempts WHERE NOT x IN hits[3]]
+}
+CALL (b) {
+  MATCH (r:Rejection {principal: $principal})
+  WHERE r.statement_sha256 = $digest
+  DETACH DELETE r
+}
+CALL (b) {
+  MATCH (r:Rejection {principal: $principal})
+  WHERE r.replacement_sha256 = $digest
+  SET r.kind = 'not_true', r.replacement = null, r.replacement_sha256 = null
 }
 DETACH DELETE b
 RETURN count(*) AS forgotten

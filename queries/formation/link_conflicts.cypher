@@ -1,5 +1,6 @@
 // Records unresolved contradictions (rule 3): the newer belief CONFLICTS_WITH the slot
-// holder, both are flagged, one event each pair.
+// holder, both are flagged, one event each pair. A holder no longer live is skipped
+// (the caller counts the rows and decides again).
 MATCH (clock:Clock {id: 'memory'})
 SET clock.seq = clock.seq + size($pairs)
 WITH clock.seq - size($pairs) AS base
@@ -8,7 +9,7 @@ WITH base + i + 1 AS seq, $pairs[i] AS pair
 MATCH (new:Belief {id: pair.new_id})
 WHERE new.principal = $principal
 MATCH (old:Belief {id: pair.old_id})
-WHERE old.principal = $principal
+WHERE old.principal = $principal AND old.superseded_at IS NULL AND old.state <> 'retired'
 MERGE (new)-[:CONFLICTS_WITH]->(old)
 SET new.flagged = true, old.flagged = true
 CREATE (:MemoryEvent {

@@ -7,7 +7,8 @@ UNWIND range(0, size($rows) - 1) AS i
 WITH base + i + 1 AS seq, $rows[i] AS row
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'candidate.rejected', gate: row.gate,
-  statement: row.statement, statement_sha256: row.digest, role: row.role,
+  statement: row.statement, subject: row.subject, belief_type: row.belief_type,
+  statement_sha256: row.digest, role: row.role,
   episode_id: $episode_id, similar_to: row.similar_to, similarity: row.similarity,
   actor: $actor, at: $now
 })

@@ -1,10 +1,12 @@
 // Re-derivation's first step: every live belief formation made (it carries a
 // policy_version) is retired, one event each; explicit beliefs stay. Returns how many.
+MATCH (clock:Clock {id: 'memory'})
+SET clock.seq = clock.seq  // the clock first, as in every memory write
+WITH clock
 MATCH (b:Belief)
 WHERE b.principal = $principal AND b.policy_version IS NOT NULL
   AND b.superseded_at IS NULL AND b.state <> 'retired'
-WITH collect(b) AS formed
-MATCH (clock:Clock {id: 'memory'})
+WITH clock, collect(b) AS formed
 SET clock.seq = clock.seq + size(formed)
 WITH clock.seq - size(formed) AS base, formed
 UNWIND range(0, size(formed) - 1) AS i
