@@ -714,7 +714,8 @@ class GraphMem:
                 structured (needs paths, symbols or subjects).
             decay: ``none`` (default, fully reproducible), ``linear`` or
                 ``exponential``: weight by the principal's writes since each belief
-                was stated (generations, never wall-clock time).
+                was stated or last supported by an episode (generations, never
+                wall-clock time).
 
         Raises:
             InvalidInput: A parameter breaks a rule (empty query, unknown arm...).

@@ -100,6 +100,8 @@ class _Belief:
     evidence: list[str]
     conflicts: list[str]
     disputed: bool
+    cited_seq: int
+    """The generation decay counts from: stated, or last supported by an episode."""
 
 
 @dataclass
@@ -356,7 +358,7 @@ class RecallEngine:
                     state=belief.state,
                     anchor_penalty=anchors[belief_id].anchor_penalty,
                     scope_weight=weight,
-                    decay=decay_weight(request.decay, newest - belief.seq),
+                    decay=decay_weight(request.decay, newest - belief.cited_seq),
                     disputed=belief.disputed,
                 )
             )
@@ -637,4 +639,5 @@ def _belief(record: Mapping[str, Any]) -> _Belief:
         evidence=list(record["evidence"]),
         conflicts=list(record["conflicts"]),
         disputed=bool(props.get("disputed")),
+        cited_seq=max(props["seq"], props.get("cited_seq") or 0),
     )

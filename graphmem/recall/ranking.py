@@ -47,9 +47,10 @@ def scope_weight(
 
 
 def decay_weight(mode: Decay, age: int) -> float:
-    """The decay factor of a belief stated ``age`` generations before the newest write.
+    """The decay factor of a belief ``age`` generations old.
 
-    A pure function of the seq difference, never of wall-clock time, so the same store
+    Age counts from when it was stated or last supported by an episode to the newest
+    write. A pure function of the seq difference, never of wall-clock time, so the same store
     gives the same order. ``none`` is 1.0 (the default); a decayed belief is still
     returned, only lower (rule 2).
     """

@@ -1,5 +1,6 @@
-// What more support changes, once per belief: corroborations counted, every supporting
-// project among the origins; a provisional belief turns active once two distinct
+// What more support changes, once per belief: corroborations counted, the generation
+// it was last cited at (decay restarts there), every supporting project among the
+// origins; a provisional belief turns active once two distinct
 // episodes support it; a belief that is not local and whose support spans two projects
 // is promoted to principal scope in place. One event per change (two seqs per belief;
 // unused ones are skipped).
@@ -18,6 +19,7 @@ WITH at, b, episodes, projects,
      b.state = 'provisional' AND episodes >= 2 AS activates,
      b.scope = 'project' AND b.portability <> 'local' AND size(projects) >= 2 AS promotes
 SET b.corroborations = episodes,
+    b.cited_seq = at + 2,  // fresh support resets read-time decay (design §5.4)
     b.origins = b.origins + [p IN projects WHERE NOT p IN b.origins],
     b.state = CASE WHEN activates THEN 'active' ELSE b.state END,
     b.scope = CASE WHEN promotes THEN 'principal' ELSE b.scope END

@@ -54,7 +54,7 @@ WHERE b.principal = $principal
   AND NOT ($project IS NOT NULL AND $project IN coalesce(b.not_here, []))
 RETURN b {
   .id, .seq, .statement, .subject, .type, .confidence, .scope, .portability,
-  .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed,
+  .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed, .cited_seq,
   state: coalesce(b.retired_from, b.state)  // what a past (as_of) read weighs
 } AS belief,
   reached,

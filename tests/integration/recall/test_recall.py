@@ -93,6 +93,12 @@ def test_decay_lowers_old_beliefs_only_when_asked(memory: GraphMem) -> None:
         assert [i.id for i in memory.recall("cache TTL", decay=mode, **ask).items] == [new, old]
     trace = memory.get_trace(memory.recall("cache TTL", decay="linear", **ask).trace_id)
     assert trace["decay"] == "linear"
+    support = memory.remember(
+        {"project": "p", "title": "checked", "observations": ["The cache TTL is five minutes"]}
+    )
+    assert memory.consolidate(support).reinforced == [old]  # equal twins: the older one
+    for mode in ("linear", "exponential"):  # fresh support restarted its decay
+        assert [i.id for i in memory.recall("cache TTL", decay=mode, **ask).items] == [old, new]
 
 
 def test_zero_confidence_still_returned_last(memory: GraphMem) -> None:
