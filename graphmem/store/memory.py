@@ -48,14 +48,13 @@ def normal_form(text: str) -> str:
 
 
 def content_forms(statement: str, subject: str | None) -> list[str]:
-    """The normal forms a stated item may take.
+    """The normal forms of an episode item that states this content, canonical first.
 
-    ``subject: statement`` when there is a subject (how an episode item carries one),
-    else the bare statement.
+    With a subject: ``subject: statement`` (how an item carries one), then the bare
+    statement (an item may state it without the label). Without: the bare statement.
     """
-    if subject:
-        return [normal_form(f"{subject}: {statement}")]
-    return [normal_form(statement)]
+    bare = normal_form(statement)
+    return [normal_form(f"{subject}: {statement}"), bare] if subject else [bare]
 
 
 def statement_digest(statement: str, subject: str | None = None) -> str:

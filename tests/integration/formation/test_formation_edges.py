@@ -99,9 +99,11 @@ def test_forget_removes_items_whatever_their_spacing(memory: GraphMem) -> None:
     episode = memory.remember(
         _episode("a", observations=["root  password:   tangerine-42", "vault pw: hunter2\n"])
     )
+    unlabelled = memory.remember(_episode("b", trust="untrusted", observations=["Tangerine-42"]))
     for belief_id in memory.consolidate(episode).created:
         memory.forget(belief_id)
     assert memory.get_episode(episode).observations == []
+    assert memory.get_episode(unlabelled).observations == []  # stated without the label
 
 
 def test_a_stale_decision_is_made_again(make_memory: Any, monkeypatch: pytest.MonkeyPatch) -> None:
