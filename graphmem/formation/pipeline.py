@@ -233,12 +233,19 @@ def _replay_corrections(
     if not rejections or not candidates:
         return list(candidates)
     wrong = view.embedder.embed([r["statement"] for r in rejections])
+    asked = view.embedder.embed([c.statement for c in candidates])
     kept = []
-    for candidate in candidates:
+    for candidate, vector in zip(candidates, asked, strict=True):
         current: Candidate | None = candidate
-        vector = view.embedder.embed([candidate.statement])[0]
         for rejection, rejected in zip(rejections, wrong, strict=True):
-            if current is None or not _matches(rejection, current, vector, rejected, policy):
+            if current is None or not _same_content(
+                rejection["type"],
+                rejection["subject"],
+                rejection["statement"],
+                current,
+                float(np.dot(vector, rejected)),
+                policy.novelty_threshold,
+            ):
                 continue
             rewritten = _corrected(current, rejection)
             if rewritten is not None and rewritten.statement != current.statement:
@@ -251,20 +258,23 @@ def _replay_corrections(
     return kept
 
 
-def _matches(
-    rejection: Any,
+def _same_content(
+    kind: str,
+    subject: str | None,
+    statement: str,
     candidate: Candidate,
-    vector: Vectors,
-    rejected: Vectors,
-    policy: FormationPolicy,
+    similarity: float,
+    threshold: float,
 ) -> bool:
-    if rejection["type"] != candidate.type.value:
-        return False
-    if not subjects_agree(rejection["subject"], candidate.subject):
-        return False
-    similarity = float(np.dot(vector, rejected))
-    return is_duplicate(
-        rejection["statement"], candidate.statement, similarity, policy.novelty_threshold
+    """Whether stored content says what ``candidate`` says.
+
+    Stored content is a belief, a correction or a held-back candidate; "the same" is
+    the same type, agreeing subjects, and the novelty test on the statements.
+    """
+    return (
+        kind == candidate.type.value
+        and subjects_agree(subject, candidate.subject)
+        and is_duplicate(statement, candidate.statement, similarity, threshold)
     )
 
 
@@ -283,26 +293,34 @@ def _corrected(candidate: Candidate, rejection: Any) -> Candidate | None:
 
 
 def _live_neighbours(
-    db: Database, principal: str, view: SemanticView, vector: Vectors, live: dict[int, Any]
-) -> list[tuple[Any, float]]:
-    """The nearest live beliefs to ``vector``: (record, similarity), best first.
+    db: Database, principal: str, view: SemanticView, vectors: Sequence[Vectors]
+) -> list[list[tuple[Any, float]]]:
+    """For each vector, its nearest live beliefs: (record, similarity), best first.
 
-    The view keeps superseded and retired vectors (``as_of`` reads need them), so the
+    The view keeps superseded and retired vectors (``as_of`` reads need them), so a
     search widens until it has ``NOVELTY_NEIGHBOURS`` live ones or the view is spent.
-    ``live`` caches the liveness lookups (seq → record, or None when not live).
+    Each round looks up the liveness of every new hit in one query.
     """
+    live: dict[int, Any] = {}  # seq → record, or None when not live
+    near: list[list[tuple[Any, float]]] = [[] for _ in vectors]
+    pending = list(range(len(vectors)))
     width = NOVELTY_NEIGHBOURS
-    while True:
-        hits = view.search(vector, width)
-        unknown = sorted({hit.seq for hit in hits} - set(live))
+    while pending:
+        hits = {i: view.search(vectors[i], width) for i in pending}
+        unknown = sorted({hit.seq for found in hits.values() for hit in found} - set(live))
         if unknown:
-            found = db.read("formation/live_by_seq", principal=principal, seqs=unknown)
+            found_live = db.read("formation/live_by_seq", principal=principal, seqs=unknown)
             live.update({seq: None for seq in unknown})
-            live.update({record["seq"]: record for record in found})
-        near = [(live[hit.seq], hit.similarity) for hit in hits if live[hit.seq] is not None]
-        if len(near) >= NOVELTY_NEIGHBOURS or len(hits) < width or width >= NOVELTY_MAX_FETCH:
-            return near[:NOVELTY_NEIGHBOURS]
-        width *= 4
+            live.update({record["seq"]: record for record in found_live})
+        widen = []
+        for i in pending:
+            near[i] = [(live[h.seq], h.similarity) for h in hits[i] if live[h.seq] is not None]
+            spent = len(hits[i]) < width or width >= NOVELTY_MAX_FETCH
+            if len(near[i]) < NOVELTY_NEIGHBOURS and not spent:
+                widen.append(i)
+            near[i] = near[i][:NOVELTY_NEIGHBOURS]
+        pending, width = widen, width * 4
+    return near
 
 
 def _novelty_gate(
@@ -321,37 +339,26 @@ def _novelty_gate(
     """
     view.sync()
     threshold = policy.novelty_threshold
-    live: dict[int, Any] = {}
+    neighbours = _live_neighbours(db, principal, view, [s.vector for s in survivors])
     kept: list[_Survivor] = []
-    for survivor in survivors:
+    for survivor, near in zip(survivors, neighbours, strict=True):
         candidate = survivor.candidate
         match = next(
             (
                 (record["id"], similarity)
-                for record, similarity in _live_neighbours(
-                    db, principal, view, survivor.vector, live
-                )
-                if record["type"] == candidate.type.value
-                and subjects_agree(record["subject"], candidate.subject)
-                and is_duplicate(record["statement"], candidate.statement, similarity, threshold)
-            ),
-            None,
-        )
-        twin = next(
-            (
-                float(np.dot(k.vector, survivor.vector))
-                for k in kept
-                if k.candidate.type == candidate.type
-                and subjects_agree(k.candidate.subject, candidate.subject)
-                and is_duplicate(
-                    k.candidate.statement,
-                    candidate.statement,
-                    float(np.dot(k.vector, survivor.vector)),
+                for record, similarity in near
+                if _same_content(
+                    record["type"],
+                    record["subject"],
+                    record["statement"],
+                    candidate,
+                    similarity,
                     threshold,
                 )
             ),
             None,
         )
+        twin = _twin(kept, survivor, threshold)
         if match is not None:
             reinforced.setdefault(match[0], survivor)
             reject(candidate, "novelty", match[0], round(match[1], 4))
@@ -360,6 +367,23 @@ def _novelty_gate(
         else:
             kept.append(survivor)
     return kept
+
+
+def _twin(kept: Sequence[_Survivor], survivor: _Survivor, threshold: float) -> float | None:
+    """The similarity to an earlier candidate of the episode with the same content."""
+    for earlier in kept:
+        similarity = float(np.dot(earlier.vector, survivor.vector))
+        other = earlier.candidate
+        if _same_content(
+            other.type.value,
+            other.subject,
+            other.statement,
+            survivor.candidate,
+            similarity,
+            threshold,
+        ):
+            return similarity
+    return None
 
 
 def _resolve(
@@ -424,15 +448,13 @@ def _affirm_untrusted(
     for belief_id, survivor in formed:
         candidate = survivor.candidate
         for record, held in zip(records, vectors, strict=True):
-            if (
-                record["belief_type"] == candidate.type.value
-                and subjects_agree(record["subject"], candidate.subject)
-                and is_duplicate(
-                    record["statement"],
-                    candidate.statement,
-                    float(np.dot(survivor.vector, held)),
-                    policy.novelty_threshold,
-                )
+            if _same_content(
+                record["belief_type"],
+                record["subject"],
+                record["statement"],
+                candidate,
+                float(np.dot(survivor.vector, held)),
+                policy.novelty_threshold,
             ):
                 support.setdefault((belief_id, record["episode_id"]), record["role"])
 
