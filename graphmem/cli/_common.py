@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
+from rich.progress import Progress
 
 from graphmem.client import GraphMem
 from graphmem.errors import DatabaseError, DatabaseUnavailable, GraphMemError
@@ -79,6 +80,6 @@ def open_memory(principal: str | None, data_dir: Path | None = None) -> Iterator
         yield memory
 
 
-def interactive() -> bool:
-    """True when stderr is a terminal (progress bars go there)."""
-    return sys.stderr.isatty()
+def progress_bar(as_json: bool) -> Progress:
+    """A transient progress bar on stderr, off for ``--json`` and when not a terminal."""
+    return Progress(disable=as_json or not sys.stderr.isatty(), transient=True)

@@ -4,7 +4,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 
 from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.formation import run_formation_bench
@@ -15,8 +14,8 @@ from graphmem.cli._common import (
     JsonOption,
     WorkersOption,
     handles_errors,
-    interactive,
     print_json,
+    progress_bar,
 )
 
 app = typer.Typer(help="Benchmarks (they print figures; run them on a quiet machine).")
@@ -31,7 +30,7 @@ def write(
     as_json: JsonOption = False,
 ) -> None:
     """Batched belief throughput and single-write latency, under a scratch principal."""
-    with Progress(disable=as_json or not interactive(), transient=True) as bar:
+    with progress_bar(as_json) as bar:
         task = bar.add_task("writing beliefs", total=beliefs + singles)
         figures = run_write_bench(beliefs, batch, singles, lambda n: bar.advance(task, n))
     if as_json:
@@ -79,7 +78,7 @@ def recall_bench(
     """Turn-level retrieval: fused and every arm alone, overall and per category."""
     dataset = load(data, data_format)
     total = sum(len(c.questions) for c in dataset.conversations) * len(ARM_SETS)
-    with Progress(disable=as_json or not interactive(), transient=True) as bar:
+    with progress_bar(as_json) as bar:
         task = bar.add_task("questions", total=total)
         figures = run_recall_bench(dataset, k, out, lambda n: bar.advance(task, n))
     if as_json:
@@ -107,7 +106,7 @@ def scale(
     as_json: JsonOption = False,
 ) -> None:
     """Ingest (with and without embedding) and recall p50/p95 at scale."""
-    with Progress(disable=as_json or not interactive(), transient=True) as bar:
+    with progress_bar(as_json) as bar:
         tasks = {
             "write": bar.add_task("writing", total=beliefs),
             "embed": bar.add_task("embedding", total=None),
@@ -144,7 +143,7 @@ def formation(
     as_json: JsonOption = False,
 ) -> None:
     """Sessions that repeat and rephrase a pool of facts: does memory flatten?"""
-    with Progress(disable=as_json or not interactive(), transient=True) as bar:
+    with progress_bar(as_json) as bar:
         task = bar.add_task("consolidating", total=sessions)
         figures = run_formation_bench(
             sessions, per_session, progress=lambda n: bar.advance(task, n)

@@ -4,7 +4,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 
 from graphmem.cli._common import (
     DataDirOption,
@@ -12,9 +11,9 @@ from graphmem.cli._common import (
     PrincipalOption,
     WorkersOption,
     handles_errors,
-    interactive,
     open_memory,
     print_json,
+    progress_bar,
 )
 from graphmem.models import AnchorStatus
 
@@ -53,7 +52,7 @@ def register(app: typer.Typer) -> None:
         """Build or update a project's code graph (files, symbols) with tree-sitter."""
         with (
             open_memory(principal, data_dir) as memory,
-            Progress(disable=as_json or not interactive(), transient=True) as bar,
+            progress_bar(as_json) as bar,
         ):
             task = bar.add_task("parsing", total=None)
             summary = memory.index_code(

@@ -6,16 +6,15 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.progress import Progress
 
 from graphmem.cli._common import (
     DataDirOption,
     JsonOption,
     PrincipalOption,
     handles_errors,
-    interactive,
     open_memory,
     print_json,
+    progress_bar,
 )
 from graphmem.models import ConsolidationResult
 
@@ -54,7 +53,7 @@ def register(app: typer.Typer) -> None:
         with open_memory(principal, data_dir) as memory:
             ids = list(episode_ids or memory.unconsolidated())
             results = []
-            with Progress(disable=as_json or not interactive(), transient=True) as bar:
+            with progress_bar(as_json) as bar:
                 task = bar.add_task("consolidating", total=len(ids))
                 for episode_id in ids:
                     results.append(memory.consolidate(episode_id))
@@ -116,7 +115,7 @@ def register(app: typer.Typer) -> None:
         """Form every belief again from all episodes, replaying corrections and tombstones."""
         with (
             open_memory(principal, data_dir) as memory,
-            Progress(disable=as_json or not interactive(), transient=True) as bar,
+            progress_bar(as_json) as bar,
         ):
             task = bar.add_task("re-deriving", total=None)
             summary = memory.rederive(
