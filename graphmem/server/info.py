@@ -51,10 +51,15 @@ def write_connection_record(data_dir: Path, info: ServerInfo) -> Path:
 
 
 def ensure_password(path: Path) -> str:
-    """Returns the password kept in ``path``, generating it (mode 0600) if absent."""
+    """Returns the password kept in ``path``, generating it (mode 0600) if absent.
+
+    Generated passwords are hex: a URL-safe token may start with ``-``, which
+    ``neo4j-admin dbms set-initial-password`` takes for an option and refuses, leaving
+    a fresh server that never starts (one run in 64).
+    """
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(secrets.token_urlsafe(24) + "\n")
+            handle.write(secrets.token_hex(24) + "\n")
     return path.read_text(encoding="utf-8").strip()

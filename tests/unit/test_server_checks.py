@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from graphmem.cli import app
 from graphmem.errors import JavaNotFound, PortInUse
+from graphmem.server.info import ensure_password
 from graphmem.server.java import find_java, parse_java_major
 from graphmem.server.local import LocalServer
 from graphmem.server.probe import free_port
@@ -73,3 +74,13 @@ def test_port_in_use_is_a_clear_error_and_exit_1(tmp_path: Path) -> None:
 def test_missing_principal_exits_1_before_touching_a_database() -> None:
     result = CliRunner().invoke(app, ["beliefs"], env={"GRAPHMEM_PRINCIPAL": None})
     assert result.exit_code == 1 and "GRAPHMEM_PRINCIPAL" in result.stderr
+
+
+def test_generated_passwords_never_look_like_an_option(tmp_path: Path) -> None:
+    # neo4j-admin read a password starting with "-" as an option and refused it.
+    passwords = [ensure_password(tmp_path / f"p{n}" / "password") for n in range(300)]
+    assert all(not p.startswith("-") and len(p) == 48 for p in passwords)
+    assert len(set(passwords)) == 300
+    assert ensure_password(tmp_path / "p0" / "password") == passwords[0]  # kept, not new
+    mode = (tmp_path / "p0" / "password").stat().st_mode
+    assert stat.S_IMODE(mode) == 0o600
