@@ -189,11 +189,18 @@ class LocalServer:
 
         wait_until(lambda: process.poll() is not None or answers(), timeout)
         if process.poll() is not None or not answers():
+            exit_code = process.poll()
             self.stop()
+            what = (
+                f"exited with code {exit_code}"
+                if exit_code is not None
+                else f"did not answer within {timeout:.0f}s"
+            )
+            logs = self.home / "logs"
             raise ServerStartFailed(
-                f"Neo4j did not come up on {uri} within {timeout:.0f}s. Last lines of its "
-                f"logs ({self.home / 'logs'}):\n{_tail(self.console_log, 15)}"
-                f"{_tail(self.neo4j_log, 15)}",
+                f"Neo4j on {uri} {what}. Last lines of its logs ({logs}):\n"
+                f"{_tail(self.console_log, 15)}{_tail(self.neo4j_log, 15)}"
+                f"{_tail(logs / 'set-initial-password.log', 5)}",
                 rule="bolt_answers",
             )
         return self.info()
