@@ -9,29 +9,25 @@ unchanged tree writes nothing.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.anchors.extract import ExtractedSymbol, FileExtraction, extract_file
+from graphmem.anchors.extract import ExtractedSymbol, FileExtraction
 from graphmem.anchors.files import Listing, SourceFile, list_sources
 from graphmem.anchors.keys import git_blob_id
-from graphmem.anchors.languages import load_language
+from graphmem.anchors.parsing import Task, parse_files
 from graphmem.errors import InvalidInput
 from graphmem.store.cypher import cypher
 from graphmem.store.database import Database
 
 WRITE_BATCH_FILES = 200
-PARALLEL_THRESHOLD = 32
-"""Below this many files to parse, parsing stays in-process (no pool start-up)."""
 
 _WRITE_COUNTERS = (
     "nodes_created",
@@ -82,24 +78,6 @@ class IndexSummary:
             "removed": data.pop("symbols_removed"),
         }
         return data
-
-
-def _extract_task(task: tuple[str, str, bytes]) -> FileExtraction:
-    path, lang, data = task
-    language = load_language(lang)
-    if language is None:  # listed only when loadable; a worker without it is a bug
-        raise RuntimeError(f"grammar for {lang} is not installed")
-    return extract_file(language, path, data)
-
-
-def _extractions(tasks: list[tuple[str, str, bytes]], workers: int) -> Iterator[FileExtraction]:
-    if len(tasks) < PARALLEL_THRESHOLD or workers <= 1:
-        yield from map(_extract_task, tasks)
-        return
-    # spawn, not fork: the parent holds driver threads and locks a fork would copy.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        yield from pool.map(_extract_task, tasks, chunksize=8)
 
 
 def _batches(items: Iterable[FileExtraction], size: int) -> Iterator[list[FileExtraction]]:
@@ -215,9 +193,9 @@ def _read(root: Path, source: SourceFile) -> bytes | str:
 
 def _plan(
     root: Path, listing: Listing, known: dict[str, tuple[str | None, str | None]]
-) -> tuple[list[tuple[str, str, bytes]], list[FileExtraction], int]:
+) -> tuple[list[Task], list[FileExtraction], int]:
     """Splits the listing into files to parse, files to record as failed, and skips."""
-    tasks: list[tuple[str, str, bytes]] = []
+    tasks: list[Task] = []
     failed = [
         FileExtraction(path, lang, "", error=reason)
         for path, (lang, reason) in sorted(listing.failures.items())
@@ -291,7 +269,7 @@ def index_code(
     if failed:
         writer.write_batch(failed, summary)
     done = 0
-    results = _extractions(tasks, workers or os.cpu_count() or 1)
+    results = parse_files(tasks, workers or os.cpu_count() or 1)
     for batch in _batches(results, WRITE_BATCH_FILES):
         writer.write_batch(batch, summary)
         for extraction in batch:

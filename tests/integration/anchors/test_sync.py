@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem import GraphMem
-from graphmem.anchors.sync import PARALLEL_THRESHOLD
+from graphmem.anchors.parsing import PARALLEL_THRESHOLD
 from tests.integration.conftest import Graph
 
 TOTAL = "python:billing/invoice.py::Invoice.total#method"
