@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.bench.scratch import scratch_memory
+from graphmem.bench.stats import percentile
 from graphmem.client import GraphMem
 from graphmem.errors import InvalidInput
 
@@ -220,11 +221,6 @@ def _average(rows: Sequence[dict[str, float]]) -> dict[str, float]:
     return {key: round(statistics.fmean(row[key] for row in rows), 4) for key in rows[0]}
 
 
-def _percentile(values: Sequence[float], percent: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(percent / 100 * len(ordered)) - 1))]
-
-
 def _ingest(memory: GraphMem, conversation: Conversation) -> dict[str, str]:
     """Writes each session as an episode and its turns as episodes PART_OF it.
 
@@ -317,7 +313,7 @@ def run_recall_bench(
             "by_category": {c: _average(rows) for c, rows in sorted(by_category.items())},
             "latency_ms": {
                 "p50": round(statistics.median(latencies[name]), 2),
-                "p95": round(_percentile(latencies[name], 95), 2),
+                "p95": round(percentile(latencies[name], 95), 2),
             },
         }
     return report

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from graphmem.bench.scratch import scratch_memory
+from graphmem.bench.stats import percentile
 from graphmem.models import BeliefType
 
 _AREAS = (
@@ -132,11 +133,6 @@ def scale_beliefs(count: int, projects: int, seed: int = 3) -> Iterator[dict[str
         yield row
 
 
-def _percentile(values: list[float], percent: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(percent / 100 * len(ordered) + 0.5) - 1))]
-
-
 def run_scale_bench(
     beliefs: int,
     projects: int,
@@ -199,7 +195,7 @@ def run_scale_bench(
         "recall": {
             "queries": queries,
             "p50_ms": round(statistics.median(latencies), 2),
-            "p95_ms": round(_percentile(latencies, 95), 2),
+            "p95_ms": round(percentile(latencies, 95), 2),
             "mean_items": round(statistics.fmean(returned), 2),
         },
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from graphmem.bench.scratch import scratch_memory
+from graphmem.bench.stats import percentile
 from graphmem.models import BeliefType
 
 _SUBJECTS = (
@@ -109,11 +110,5 @@ def run_write_bench(
         else None,
         "single_writes": singles,
         "single_write_p50_ms": round(statistics.median(single_ms), 2),
-        "single_write_p95_ms": round(_percentile(single_ms, 95), 2),
+        "single_write_p95_ms": round(percentile(single_ms, 95), 2),
     }
-
-
-def _percentile(values: list[float], percent: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(percent / 100 * len(ordered) + 0.5) - 1))
-    return ordered[index]
