@@ -7,6 +7,7 @@ and stored nowhere; the one write is the ``:RecallTrace`` of each call.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -34,6 +35,7 @@ from graphmem.models import (
     RecallQuery,
     RecallResult,
     Scope,
+    SnapshotProfile,
 )
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_terms
@@ -65,10 +67,10 @@ GRAPH_WIDTH = 2
 SEMANTIC_MIN_SIMILARITY = 0.2
 """Below this cosine a neighbour is unrelated: the semantic arm does not offer it."""
 POLICY_VERSION = "recall-v1"
-SNAPSHOT_PROFILES: dict[str, tuple[int, int]] = {
-    "interactive": (40, 1_500),
-    "long": (80, 3_000),
-    "child": (15, 500),
+SNAPSHOT_PROFILES: dict[SnapshotProfile, tuple[int, int]] = {
+    SnapshotProfile.INTERACTIVE: (40, 1_500),
+    SnapshotProfile.LONG: (80, 3_000),
+    SnapshotProfile.CHILD: (15, 500),
 }
 """Snapshot profile → (item cap, token cap) (design §5.8)."""
 SNAPSHOT_DURABLE_SHARE = 2 / 3
@@ -144,6 +146,7 @@ class RecallEngine:
         self._embedder_factory = embedder
         self._views_dir = views_dir
         self._views: dict[Surface, SemanticView] = {}
+        self._views_lock = threading.Lock()
         # Lexical (a database round trip) runs beside semantic (embedding on the CPU).
         self._arm_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-arm")
         # Traces are written off the answer's path; flush() waits for them.
@@ -162,11 +165,12 @@ class RecallEngine:
 
     def view(self, surface: Surface) -> SemanticView:
         """The semantic view of one surface (created on first use)."""
-        if surface not in self._views:
-            self._views[surface] = SemanticView(
-                self.db, self.principal, surface, self._embedder_factory(), self._views_dir
-            )
-        return self._views[surface]
+        with self._views_lock:
+            if surface not in self._views:
+                self._views[surface] = SemanticView(
+                    self.db, self.principal, surface, self._embedder_factory(), self._views_dir
+                )
+            return self._views[surface]
 
     def forget_text(self, statement: str) -> None:
         """Removes a forgotten belief from this client's caches and belief view now."""
@@ -438,7 +442,7 @@ class RecallEngine:
             ),
         )
 
-    def snapshot(self, project: str, profile: str) -> RecallResult:
+    def snapshot(self, project: str, profile: SnapshotProfile | str) -> RecallResult:
         """What to load at the start of a session in ``project`` (design §5.8).
 
         No query: live beliefs that apply in the project, durable preferences and
@@ -454,7 +458,7 @@ class RecallEngine:
                 f"profile: use one of {', '.join(SNAPSHOT_PROFILES)}", field="profile", rule="enum"
             )
         started = time.perf_counter()
-        item_cap, token_cap = SNAPSHOT_PROFILES[profile]
+        item_cap, token_cap = SNAPSHOT_PROFILES[SnapshotProfile(profile)]
         records = self.db.read(
             "recall/snapshot_candidates",
             principal=self.principal,

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -112,6 +113,9 @@ class SemanticView:
         self.removed: set[int] = set()
         self._files: tuple[Path, Path] | None = None
         self._directory = directory
+        # One client may be called from several threads (AsyncGraphMem, the MCP server):
+        # catching up, rebuilding and searching take turns on the index.
+        self._lock = threading.RLock()
         if directory is not None:
             stem = views_directory(directory, principal) / f"{surface}-{embedder.model_id}"
             self._files = (stem.with_suffix(".faiss"), stem.with_suffix(".json"))
@@ -204,6 +208,10 @@ class SemanticView:
             purge: Also rebuild an approximate index that still holds removed vectors
                 (after ``forget``), instead of filtering them until the next rebuild.
         """
+        with self._lock:
+            return self._sync(purge)
+
+    def _sync(self, purge: bool) -> int:
         applied = 0
         types = [_CREATED[self.surface], *_REMOVED[self.surface]]
         while True:
@@ -232,12 +240,13 @@ class SemanticView:
 
     def rebuild(self) -> int:
         """Forgets the view and rebuilds it from the graph; returns the events applied."""
-        self.index = _exact_index(self.embedder.dim)
-        self.approximate = False
-        self.removed = set()
-        self._present = set()
-        self.watermark = 0
-        return self.sync()
+        with self._lock:
+            self.index = _exact_index(self.embedder.dim)
+            self.approximate = False
+            self.removed = set()
+            self._present = set()
+            self.watermark = 0
+            return self._sync(purge=False)
 
     def search(self, vector: np.ndarray[Any, Any], limit: int) -> list[Hit]:
         """The ``limit`` nearest live vectors, best first (ties by seq).
@@ -246,14 +255,15 @@ class SemanticView:
         three times ``limit``: with under a tenth of the index removed (more triggers a
         rebuild) that almost always leaves ``limit`` live hits.
         """
-        live = self.index.ntotal - len(self.removed)
-        if live <= 0 or limit <= 0:
-            return []
-        wanted = min(limit + min(len(self.removed), 2 * limit), self.index.ntotal)
-        similarities, seqs = self.index.search(vector.reshape(1, -1), wanted)
-        hits = [
-            Hit(int(seq), float(similarity))
-            for similarity, seq in zip(similarities[0], seqs[0], strict=True)
-            if seq != -1 and int(seq) not in self.removed
-        ]
+        with self._lock:
+            live = self.index.ntotal - len(self.removed)
+            if live <= 0 or limit <= 0:
+                return []
+            wanted = min(limit + min(len(self.removed), 2 * limit), self.index.ntotal)
+            similarities, seqs = self.index.search(vector.reshape(1, -1), wanted)
+            hits = [
+                Hit(int(seq), float(similarity))
+                for similarity, seq in zip(similarities[0], seqs[0], strict=True)
+                if seq != -1 and int(seq) not in self.removed
+            ]
         return sorted(hits, key=lambda hit: (-hit.similarity, hit.seq))[:limit]
