@@ -47,6 +47,7 @@ from graphmem.models import (
     RecallResult,
     RederivationSummary,
     Scope,
+    SnapshotProfile,
 )
 from graphmem.recall.engine import RecallEngine
 from graphmem.settings import (
@@ -156,7 +157,7 @@ class GraphMem:
             if migrate:
                 apply_migrations(self._db)
         except BaseException:
-            self._db.close()
+            self.close()
             raise
 
     # --- lifecycle ------------------------------------------------------------------
@@ -611,6 +612,16 @@ class GraphMem:
         )
         return memory.get_beliefs(self._db, self.principal, ids)
 
+    def projects(self, limit: int = 1_000) -> list[str]:
+        """This principal's project names, sorted.
+
+        A project is named by an episode that happened there or a belief learned there.
+
+        Raises:
+            InvalidInput: ``limit`` is out of range (1 to 10,000).
+        """
+        return memory.list_projects(self._db, self.principal, _check_limit(limit))
+
     # --- code anchors ---------------------------------------------------------------
 
     def index_code(
@@ -764,7 +775,9 @@ class GraphMem:
         )
         return self._recall.search_episodes(request)
 
-    def snapshot(self, project: str, profile: str = "interactive") -> RecallResult:
+    def snapshot(
+        self, project: str, profile: SnapshotProfile | str = SnapshotProfile.INTERACTIVE
+    ) -> RecallResult:
         """What an agent should know at the start of a session in ``project``.
 
         Live beliefs that apply there: durable preferences and user-stated beliefs

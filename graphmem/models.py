@@ -573,10 +573,22 @@ class EpisodeSearchResult(_RenderedResult):
     items: list[EpisodeHit]
 
 
+MAX_QUERY_CHARS = 20_000
+QueryText = Annotated[str, _limit(MAX_QUERY_CHARS), _CLEAN]
+
+
+class SnapshotProfile(StrEnum):
+    """How much a session-start snapshot holds (design §5.8)."""
+
+    INTERACTIVE = "interactive"
+    LONG = "long"
+    CHILD = "child"
+
+
 class RecallQuery(_Input):
     """What a caller asks :meth:`GraphMem.recall` or :meth:`GraphMem.search_episodes`."""
 
-    query: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=20_000), _CLEAN]
+    query: QueryText
     project: Name | None = None
     types: Annotated[list[BeliefType], Field(max_length=7)] | None = None
     as_of: AwareDatetime | None = None
@@ -718,3 +730,24 @@ class RederivationSummary(_Stored):
     created: int
     reinforced: int
     rejected: int
+
+
+# --- serving ------------------------------------------------------------------------
+
+MAX_TOKEN_NAME_CHARS = 200
+TokenName = Annotated[str, _limit(MAX_TOKEN_NAME_CHARS), _CLEAN]
+
+
+class AccessToken(_Stored):
+    """A bearer token of ``graphmem serve`` (design §9); only its sha256 is stored."""
+
+    id: str
+    principal: str
+    name: str | None = None
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+    @property
+    def revoked(self) -> bool:
+        """True once the token no longer authenticates anyone."""
+        return self.revoked_at is not None

@@ -522,6 +522,12 @@ def get_episodes(db: Database, principal: str, ids: Sequence[str]) -> list[Episo
     ]
 
 
+def list_projects(db: Database, principal: str, limit: int) -> list[str]:
+    """The principal's project names (of its episodes and its beliefs' origins), sorted."""
+    records = db.read("memory/projects", principal=principal, limit=limit)
+    return [str(record["project"]) for record in records]
+
+
 def list_belief_ids(db: Database, principal: str, **filters: Any) -> list[str]:
     """Returns the ids of beliefs matching the filters of ``belief/list``, oldest first."""
     return [record["id"] for record in db.read("belief/list", principal=principal, **filters)]
