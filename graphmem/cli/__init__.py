@@ -2,7 +2,7 @@
 
 import typer
 
-from graphmem.cli import bench, cache, code, demo, formation, memory, neo4j, recall
+from graphmem.cli import bench, cache, code, demo, formation, memory, neo4j, recall, serve
 
 app = typer.Typer(
     name="graphmem",
@@ -16,6 +16,7 @@ code.register(app)
 recall.register(app)
 formation.register(app)
 demo.register(app)
+serve.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")
 app.add_typer(cache.app, name="cache")

@@ -1,0 +1,113 @@
+"""``graphmem serve``: the MCP server over streamable HTTP, for many principals.
+
+Every HTTP request must carry ``Authorization: Bearer <token>``. The token's digest is
+looked up before anything else runs; a missing, unknown or revoked token gets 401 and
+reaches neither MCP nor the memory. The principal a call acts for is the token's, put
+on the request by :class:`BearerAuth`; nothing in the request body can name another.
+Only this server holds the Neo4j password.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from functools import partial
+from typing import Any
+
+import anyio
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from graphmem.errors import GraphMemError
+from graphmem.serve.clients import ClientPool
+from graphmem.serve.server import Context, MemoryServer
+from graphmem.serve.tokens import authenticate
+from graphmem.serve.tools import Defaults
+from graphmem.store.database import Database
+
+MCP_PATH = "/mcp"
+_PRINCIPAL_KEY = "graphmem.principal"
+
+Authenticate = Callable[[str], str | None]
+"""A presented token → its principal, or None."""
+
+
+class BearerAuth:
+    """ASGI middleware: only requests with a live bearer token get through.
+
+    Args:
+        app: The MCP app it guards.
+        principal_of_token: Says which principal a token stands for (None: nobody);
+            it blocks, so it runs on a worker thread.
+    """
+
+    def __init__(self, app: ASGIApp, principal_of_token: Authenticate) -> None:
+        self._app = app
+        self._principal_of_token = principal_of_token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answers 401 (or 503) itself, or passes the request on with its principal."""
+        if scope["type"] != "http":  # lifespan: the session manager starts and stops
+            await self._app(scope, receive, send)
+            return
+        token = _bearer_token(scope)
+        principal = None
+        if token is not None:
+            try:
+                principal = await anyio.to_thread.run_sync(self._principal_of_token, token)
+            except GraphMemError:
+                await _refuse(send, 503, "unavailable", "the token store cannot be read")
+                return
+        if principal is None:
+            reason = "missing" if token is None else "invalid"
+            await _refuse(send, 401, "invalid_token", f"bearer token {reason}")
+            return
+        state: MutableMapping[str, Any] = scope.setdefault("state", {})
+        state[_PRINCIPAL_KEY] = principal
+        await self._app(scope, receive, send)
+
+
+def _bearer_token(scope: Scope) -> str | None:
+    headers: list[tuple[bytes, bytes]] = scope["headers"]
+    for name, value in headers:
+        if name == b"authorization":
+            scheme, _, token = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
+            return None
+    return None
+
+
+async def _refuse(send: Send, status: int, error: str, description: str) -> None:
+    body = json.dumps({"error": error, "error_description": description}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", f'Bearer error="{error}"'.encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def principal_of_request(ctx: Context) -> str:
+    """The principal :class:`BearerAuth` authenticated for this request."""
+    request = ctx.request
+    state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
+    principal = state.get(_PRINCIPAL_KEY)
+    if not isinstance(principal, str):  # unreachable behind BearerAuth
+        raise RuntimeError("request reached MCP without an authenticated principal")
+    return principal
+
+
+def http_app(
+    db: Database, clients: ClientPool, defaults: Defaults, host: str = "127.0.0.1"
+) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    """The ASGI app: MCP streamable HTTP at :data:`MCP_PATH`, behind :class:`BearerAuth`.
+
+    Args:
+        db: Where tokens are looked up.
+        clients: Each principal's client.
+        defaults: The code root (``index_code`` is offered only with one).
+        host: The host it is served on (on loopback, Host and Origin headers are
+            checked against it, against DNS rebinding).
+    """
+    memory = MemoryServer(clients.get, principal_of_request, defaults)
+    app = memory.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+    return BearerAuth(app, partial(authenticate, db))

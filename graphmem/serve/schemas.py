@@ -1,0 +1,270 @@
+"""The MCP tools' arguments and structured results, as pydantic models.
+
+Every argument model is built from the client's own models (:mod:`graphmem.models`),
+so a tool validates exactly as the client method it calls, and its JSON schema is what
+``tools/list`` advertises. Argument names are the client's parameter names. Where the
+client requires a project, a tool may leave it out: the server's default project
+(``graphmem mcp --project``) fills it in.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from graphmem.models import (
+    AnchorStatus,
+    Arm,
+    Authority,
+    BeliefChanges,
+    CodePath,
+    Conflict,
+    ConsolidationResult,
+    CorrectionKind,
+    CorrectionResult,
+    EpisodeSearchResult,
+    FormationPolicy,
+    Id,
+    Name,
+    NewBelief,
+    NewEpisode,
+    QueryText,
+    Reason,
+    RecallQuery,
+    RecallResult,
+    SnapshotProfile,
+    Statement,
+)
+
+StrictBool = Annotated[bool, Field(strict=True)]
+Limit = Annotated[int, Field(strict=True, ge=1, le=200)]
+
+
+class _Arguments(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RememberArguments(NewEpisode):
+    """``remember``: one episode (a :class:`NewEpisode`), optionally consolidated now."""
+
+    project: Name | None = None  # type: ignore[assignment]
+    """The project it happened in; the server's default project when left out."""
+    consolidate: StrictBool = False
+    """Also form beliefs from its structured parts now."""
+
+
+class BelieveArguments(NewBelief):
+    """``believe``: one belief (a :class:`NewBelief`)."""
+
+    project: Name | None = None  # type: ignore[assignment]
+    """The project it was learned in; the server's default project when left out."""
+
+
+class RecallArguments(RecallQuery):
+    """``recall``: beliefs that answer a query (a :class:`RecallQuery`)."""
+
+    # pydantic copies defaults per instance: a list default is safe here.
+    arms: Annotated[list[Arm], Field(min_length=1, max_length=4)] = [  # noqa: RUF012
+        Arm.LEXICAL,
+        Arm.SEMANTIC,
+        Arm.GRAPH,
+        Arm.STRUCTURED,
+    ]
+    all_projects: StrictBool = False
+    """Weigh every project alike instead of the given (or default) project."""
+
+
+class SearchEpisodesArguments(_Arguments):
+    """``search_episodes``: episodes that answer a query."""
+
+    query: QueryText
+    project: Name | None = None
+    """Only this project's episodes; the server's default project when left out."""
+    all_projects: StrictBool = False
+    """Search every project's episodes."""
+    as_of: AwareDatetime | None = None
+    """Only episodes that had happened by then."""
+    k: Limit = 10
+    arms: Annotated[list[Arm], Field(min_length=1, max_length=3)] = [
+        Arm.LEXICAL,
+        Arm.SEMANTIC,
+        Arm.GRAPH,
+    ]
+
+
+class SnapshotArguments(_Arguments):
+    """``snapshot``: what to know at the start of a session in a project."""
+
+    project: Name | None = None
+    profile: SnapshotProfile = SnapshotProfile.INTERACTIVE
+
+
+class SupersedeArguments(_Arguments):
+    """``supersede``: replace a live belief, recording why."""
+
+    old_id: Id
+    new: Statement | BeliefChanges
+    """The new statement, or the fields that change (:class:`BeliefChanges`)."""
+    reason: Reason
+
+
+class RetireArguments(_Arguments):
+    """``retire``: a belief that is no longer true leaves live recall."""
+
+    belief_id: Id
+    reason: Reason
+    actor: Authority = Authority.AGENT
+
+
+class CorrectArguments(_Arguments):
+    """``correct``: a durable correction of a belief, matched by content."""
+
+    belief_id: Id
+    kind: CorrectionKind = CorrectionKind.UNSPECIFIED
+    project: Name | None = None
+    """For ``not_here``: the project it does not apply to (default: the server's)."""
+    statement: Statement | None = None
+    """For ``changed``: what is true instead."""
+    actor: Authority = Authority.USER
+
+
+class ForgetArguments(_Arguments):
+    """``forget``: delete a belief's text everywhere, keeping only a tombstone."""
+
+    belief_id: Id
+    actor: Authority = Authority.USER
+
+
+class ConsolidateArguments(_Arguments):
+    """``consolidate``: form beliefs from one episode's structured parts."""
+
+    episode_id: Id
+    policy: FormationPolicy | None = None
+
+
+class AnchorStatusArguments(_Arguments):
+    """``anchor_status``: whether a belief's anchor still matches the code."""
+
+    belief_id: Id
+    project: Name | None = None
+    """The project to check against; the belief's own when left out."""
+
+
+class IndexCodeArguments(_Arguments):
+    """``index_code``: build or update a project's derived code graph."""
+
+    root: CodePath | None = None
+    """The directory to index; the server's work tree when left out."""
+    project: Name | None = None
+    rebuild: StrictBool = False
+
+
+# --- structured results -------------------------------------------------------------
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class EpisodeRecorded(_Result):
+    """What ``remember`` did."""
+
+    episode_id: str
+    consolidation: ConsolidationResult | None = None
+
+
+class BeliefStated(_Result):
+    """What ``believe`` did."""
+
+    belief_id: str
+
+
+class BeliefSuperseded(_Result):
+    """What ``supersede`` did."""
+
+    belief_id: str
+    """The new belief."""
+    superseded_id: str
+
+
+class BeliefRetired(_Result):
+    """What ``retire`` did."""
+
+    belief_id: str
+    retired: bool
+    """False when it was already retired."""
+
+
+class BeliefForgotten(_Result):
+    """What ``forget`` did."""
+
+    belief_id: str
+    forgotten: bool = True
+
+
+class Recalled(_Result):
+    """What ``recall``, ``search_episodes`` or ``snapshot`` found, by id.
+
+    The rendered text carries each item's statement, type, confidence band, origin and
+    anchor state; this carries what a program needs to cite and audit it. It is kept
+    small on purpose: a host validates it against the tool's output schema on every
+    call, and per-item objects cost about a millisecond more per recall to validate.
+    """
+
+    query: str
+    project: str | None
+    ids: list[str]
+    """The items in rendered order (beliefs, or episodes for ``search_episodes``)."""
+    conflicts: list[Conflict] = []
+    """Pairs of recalled beliefs that contradict each other (unresolved)."""
+    trace_id: str
+    """The recall trace (``graphmem trace ID``)."""
+    rendered_sha256: str
+    dropped: int
+    blocked: int
+
+    @classmethod
+    def of(cls, result: RecallResult | EpisodeSearchResult) -> Recalled:
+        """The structured view of a client result."""
+        conflicts = result.conflicts if isinstance(result, RecallResult) else []
+        return cls(
+            query=result.query,
+            project=result.project,
+            ids=[item.id for item in result.items],
+            conflicts=conflicts,
+            trace_id=result.trace_id,
+            rendered_sha256=result.rendered_sha256,
+            dropped=result.dropped,
+            blocked=result.blocked,
+        )
+
+
+class CodeIndexed(_Result):
+    """What ``index_code`` did (see :class:`graphmem.IndexSummary`)."""
+
+    project: str
+    root: str
+    files: dict[str, int]
+    symbols: dict[str, int]
+    failed: list[dict[str, str]]
+    """Files that could not be indexed, with their reasons."""
+    writes: int
+    seconds: float
+
+
+RESULT_MODELS: dict[str, type[BaseModel]] = {
+    "remember": EpisodeRecorded,
+    "believe": BeliefStated,
+    "recall": Recalled,
+    "search_episodes": Recalled,
+    "snapshot": Recalled,
+    "supersede": BeliefSuperseded,
+    "retire": BeliefRetired,
+    "correct": CorrectionResult,
+    "forget": BeliefForgotten,
+    "consolidate": ConsolidationResult,
+    "anchor_status": AnchorStatus,
+    "index_code": CodeIndexed,
+}
+"""The model of each tool's structured content (its ``outputSchema``)."""

@@ -1,0 +1,330 @@
+"""The MCP tools: each calls one client method and says what it did twice.
+
+Once as the text an agent reads, once as structured content for programs.
+
+The text of ``recall``, ``search_episodes`` and ``snapshot`` is the client's rendered,
+byte-stable block; the other tools answer in one or a few plain lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from graphmem.client import GraphMem
+from graphmem.errors import InvalidInput
+from graphmem.models import ConsolidationResult, CorrectionKind
+from graphmem.serve import schemas
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """What the server fills in when a call leaves it out."""
+
+    project: str | None = None
+    """The default project (``graphmem mcp --project``, else the work tree's name)."""
+    code_root: Path | None = None
+    """Where ``index_code`` may read: the default root, and the only tree it may index
+    (None: the tool is not offered)."""
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """What one tool call answers."""
+
+    text: str
+    structured: BaseModel
+
+
+def _project(given: str | None, defaults: Defaults) -> str:
+    project = given if given is not None else defaults.project
+    if project is None:
+        raise InvalidInput(
+            "project: required (this server has no default project)",
+            field="project",
+            rule="required",
+        )
+    return project
+
+
+def _scoped(given: str | None, all_projects: bool, defaults: Defaults) -> str | None:
+    return None if all_projects else (given if given is not None else defaults.project)
+
+
+def _consolidation_lines(result: ConsolidationResult) -> list[str]:
+    if result.already_consolidated:
+        return [f"episode {result.episode_id} was consolidated before: nothing changed"]
+    lines = [f"consolidated episode {result.episode_id}"]
+    for label, ids in (
+        ("created", result.created),
+        ("reinforced", result.reinforced),
+        ("activated", result.activated),
+        ("promoted", result.promoted),
+    ):
+        if ids:
+            lines.append(f"  {label}: {', '.join(ids)}")
+    for change in result.superseded:
+        lines.append(f"  superseded: {change.old} by {change.new}")
+    for conflict in result.conflicts:
+        lines.append(f"  conflict: {conflict.a} vs {conflict.b}")
+    for rejected in result.rejected:
+        lines.append(f"  rejected ({rejected.gate}): {rejected.statement}")
+    return lines
+
+
+def remember(mem: GraphMem, args: schemas.RememberArguments, defaults: Defaults) -> ToolOutput:
+    """Records an episode, and consolidates it when asked."""
+    episode = args.model_dump(exclude={"consolidate"}, exclude_unset=True)
+    episode["project"] = _project(args.project, defaults)
+    episode_id = mem.remember(episode)
+    lines = [f"episode {episode_id}"]
+    consolidation = None
+    if args.consolidate:
+        consolidation = mem.consolidate(episode_id)
+        lines += _consolidation_lines(consolidation)
+    return ToolOutput(
+        "\n".join(lines),
+        schemas.EpisodeRecorded(episode_id=episode_id, consolidation=consolidation),
+    )
+
+
+def believe(mem: GraphMem, args: schemas.BelieveArguments, defaults: Defaults) -> ToolOutput:
+    """States a belief."""
+    fields = args.model_dump(exclude_unset=True)
+    fields["project"] = _project(args.project, defaults)
+    belief_id = mem.believe(**fields)
+    return ToolOutput(f"belief {belief_id}", schemas.BeliefStated(belief_id=belief_id))
+
+
+def recall(mem: GraphMem, args: schemas.RecallArguments, defaults: Defaults) -> ToolOutput:
+    """Recalls beliefs; the text is the rendered block."""
+    result = mem.recall(
+        args.query,
+        project=_scoped(args.project, args.all_projects, defaults),
+        paths=args.paths,
+        symbols=args.symbols,
+        subjects=args.subjects,
+        types=args.types,
+        as_of=args.as_of,
+        k=args.k,
+        arms=args.arms,
+        decay=args.decay,
+    )
+    return ToolOutput(result.rendered, schemas.Recalled.of(result))
+
+
+def search_episodes(
+    mem: GraphMem, args: schemas.SearchEpisodesArguments, defaults: Defaults
+) -> ToolOutput:
+    """Finds episodes; the text is the rendered block."""
+    result = mem.search_episodes(
+        args.query,
+        project=_scoped(args.project, args.all_projects, defaults),
+        as_of=args.as_of,
+        k=args.k,
+        arms=args.arms,
+    )
+    return ToolOutput(result.rendered, schemas.Recalled.of(result))
+
+
+def snapshot(mem: GraphMem, args: schemas.SnapshotArguments, defaults: Defaults) -> ToolOutput:
+    """The session-start snapshot of a project; the text is the rendered block."""
+    result = mem.snapshot(_project(args.project, defaults), args.profile)
+    return ToolOutput(result.rendered, schemas.Recalled.of(result))
+
+
+def supersede(mem: GraphMem, args: schemas.SupersedeArguments, defaults: Defaults) -> ToolOutput:
+    """Replaces a belief with a new one."""
+    new_id = mem.supersede(args.old_id, args.new, args.reason)
+    return ToolOutput(
+        f"belief {new_id} supersedes {args.old_id}",
+        schemas.BeliefSuperseded(belief_id=new_id, superseded_id=args.old_id),
+    )
+
+
+def retire(mem: GraphMem, args: schemas.RetireArguments, defaults: Defaults) -> ToolOutput:
+    """Retires a belief."""
+    retired = mem.retire(args.belief_id, args.reason, args.actor)
+    text = f"belief {args.belief_id} " + ("retired" if retired else "was already retired")
+    return ToolOutput(text, schemas.BeliefRetired(belief_id=args.belief_id, retired=retired))
+
+
+def correct(mem: GraphMem, args: schemas.CorrectArguments, defaults: Defaults) -> ToolOutput:
+    """Corrects a belief durably."""
+    project = args.project
+    if project is None and args.kind is CorrectionKind.NOT_HERE:
+        project = defaults.project
+    result = mem.correct(
+        args.belief_id, args.kind, project=project, statement=args.statement, actor=args.actor
+    )
+    text = f"belief {result.belief_id} corrected ({result.kind}); rejection {result.rejection_id}"
+    if result.new_belief_id is not None:
+        text += f"; now belief {result.new_belief_id}"
+    return ToolOutput(text, result)
+
+
+def forget(mem: GraphMem, args: schemas.ForgetArguments, defaults: Defaults) -> ToolOutput:
+    """Deletes a belief's text everywhere."""
+    mem.forget(args.belief_id, args.actor)
+    return ToolOutput(
+        f"belief {args.belief_id} forgotten: only a tombstone is left",
+        schemas.BeliefForgotten(belief_id=args.belief_id),
+    )
+
+
+def consolidate(
+    mem: GraphMem, args: schemas.ConsolidateArguments, defaults: Defaults
+) -> ToolOutput:
+    """Forms beliefs from an episode."""
+    result = mem.consolidate(args.episode_id, policy=args.policy)
+    return ToolOutput("\n".join(_consolidation_lines(result)), result)
+
+
+def anchor_status(
+    mem: GraphMem, args: schemas.AnchorStatusArguments, defaults: Defaults
+) -> ToolOutput:
+    """Checks a belief's anchor against a project's code graph."""
+    status = mem.anchor_status(args.belief_id, args.project)
+    text = f"belief {status.belief_id}: {status.state.value}"
+    text += " (applies here)" if status.applies_here else " (does not apply here)"
+    return ToolOutput(text, status)
+
+
+def _code_root(given: str | None, defaults: Defaults) -> Path:
+    allowed = defaults.code_root
+    if allowed is None:
+        raise InvalidInput("index_code is not offered by this server", field="root", rule="allowed")
+    root = (allowed / given).resolve() if given is not None else allowed
+    if not root.is_relative_to(allowed):
+        raise InvalidInput(
+            f"root: {given!r} is outside the tree this server may index ({allowed})",
+            field="root",
+            rule="inside_code_root",
+        )
+    return root
+
+
+def index_code(mem: GraphMem, args: schemas.IndexCodeArguments, defaults: Defaults) -> ToolOutput:
+    """Indexes a source tree inside the server's code root."""
+    summary = mem.index_code(
+        _code_root(args.root, defaults), _project(args.project, defaults), rebuild=args.rebuild
+    )
+    data = summary.to_dict()
+    result = schemas.CodeIndexed.model_validate(
+        {key: data[key] for key in schemas.CodeIndexed.model_fields}
+    )
+    files = result.files
+    text = (
+        f"indexed {summary.project} at {summary.root}: {files['parsed']} parsed, "
+        f"{files['skipped']} unchanged, {files['removed']} removed, {files['failed']} failed"
+    )
+    return ToolOutput(text, result)
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One MCP tool: its name, what it is for, its arguments and what it runs."""
+
+    name: str
+    description: str
+    arguments: type[BaseModel]
+    run: Callable[[GraphMem, Any, Defaults], ToolOutput]
+
+    @property
+    def output(self) -> type[BaseModel]:
+        """The model of its structured content."""
+        return schemas.RESULT_MODELS[self.name]
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "remember",
+        "Record an episode: what happened in a session, task, run or message, with its "
+        "observations, inferences, decisions, failed attempts and the code paths it "
+        "touched. Returns its id; consolidate=true also forms beliefs from it now.",
+        schemas.RememberArguments,
+        remember,
+    ),
+    Tool(
+        "believe",
+        "State a belief: a typed statement (fact, preference, lesson, decision, "
+        "dead_end, pattern, gotcha) with confidence, optional subject, code anchor and "
+        "evidence episodes. Returns its id.",
+        schemas.BelieveArguments,
+        believe,
+    ),
+    Tool(
+        "recall",
+        "Recall the beliefs that answer a question (what is true), best first, as a "
+        "byte-stable text block with ids to cite, plus the trace id and conflicts.",
+        schemas.RecallArguments,
+        recall,
+    ),
+    Tool(
+        "search_episodes",
+        "Find the episodes that answer a question (what happened), best first.",
+        schemas.SearchEpisodesArguments,
+        search_episodes,
+    ),
+    Tool(
+        "snapshot",
+        "What to know at the start of a session in a project: the live beliefs that "
+        "apply there, durable preferences first.",
+        schemas.SnapshotArguments,
+        snapshot,
+    ),
+    Tool(
+        "supersede",
+        "Replace a live belief with a new statement (or changed fields), recording why; "
+        "the old one leaves live recall and stays in its history.",
+        schemas.SupersedeArguments,
+        supersede,
+    ),
+    Tool(
+        "retire",
+        "Retire a belief that is no longer true: it leaves live recall, history stays.",
+        schemas.RetireArguments,
+        retire,
+    ),
+    Tool(
+        "correct",
+        "Correct a belief durably: not_true retires it, changed supersedes it with "
+        "statement, not_here keeps it out of a project, unspecified down-weights it. "
+        "The correction also holds against future formation.",
+        schemas.CorrectArguments,
+        correct,
+    ),
+    Tool(
+        "forget",
+        "Delete a belief's text everywhere (belief, logs, episode items), keeping only a "
+        "tombstone so it is never formed again.",
+        schemas.ForgetArguments,
+        forget,
+    ),
+    Tool(
+        "consolidate",
+        "Form beliefs from one episode's structured parts through the formation gates "
+        "(trust, tombstones, novelty, cap, resolve). Running it again changes nothing.",
+        schemas.ConsolidateArguments,
+        consolidate,
+    ),
+    Tool(
+        "anchor_status",
+        "Check whether a belief's code anchor still matches the code: verified, drifted, "
+        "vanished (with candidates), unverifiable or unanchored.",
+        schemas.AnchorStatusArguments,
+        anchor_status,
+    ),
+    Tool(
+        "index_code",
+        "Build or update a project's code graph from its source tree (the server's work "
+        "tree by default): files and symbols that beliefs anchor to.",
+        schemas.IndexCodeArguments,
+        index_code,
+    ),
+)
+"""Every tool the server offers (``index_code`` only where it has a code root)."""
