@@ -4,6 +4,7 @@ The public API is exactly what this module exports; everything else is internal.
 """
 
 from graphmem.anchors.sync import IndexSummary
+from graphmem.async_client import AsyncGraphMem
 from graphmem.client import GraphMem
 from graphmem.embed.protocol import Embedder
 from graphmem.errors import (
@@ -67,6 +68,7 @@ __all__ = [
     "AnchorState",
     "AnchorStatus",
     "Arm",
+    "AsyncGraphMem",
     "Authority",
     "Belief",
     "BeliefChanges",

@@ -42,6 +42,7 @@ def test_installed_wheel_finds_its_data(tmp_path: Path) -> None:
         "graphmem/_data/queries/browser/graphmem.grass",
         "graphmem/embed/wordpiece/vocab.txt",
         "graphmem/embed/wordpiece/LICENSE",
+        "graphmem/py.typed",
     ):
         assert expected in names
     target = tmp_path / "site"

@@ -7,6 +7,7 @@ from graphmem import errors
 
 PUBLIC = {
     "Arm",
+    "AsyncGraphMem",
     "Conflict",
     "Decay",
     "Candidate",
