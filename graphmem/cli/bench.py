@@ -7,6 +7,7 @@ import typer
 
 from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.formation import run_formation_bench
+from graphmem.bench.mcp import run_mcp_bench
 from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
 from graphmem.bench.scale import run_scale_bench
 from graphmem.bench.write import run_write_bench
@@ -166,3 +167,27 @@ def formation(
     )
     timing = figures["consolidation_ms"]
     typer.echo(f"consolidation per episode: p50 {timing['p50']} ms, max {timing['max']} ms")
+
+
+@app.command()
+@handles_errors
+def mcp(
+    beliefs: Annotated[int, typer.Option(min=1, help="Beliefs to write.")] = 2_000,
+    queries: Annotated[int, typer.Option(min=1, help="Recall queries to time.")] = 200,
+    as_json: JsonOption = False,
+) -> None:
+    """Recall through `graphmem mcp` (stdio) against the client, same store and queries."""
+    with progress_bar(as_json) as bar:
+        task = bar.add_task("recalling", total=queries)
+        figures = run_mcp_bench(beliefs, queries, lambda n: bar.advance(task, n))
+    if as_json:
+        print_json(figures)
+        return
+    direct, over_mcp = figures["direct"], figures["mcp_stdio"]
+    typer.echo(f"{figures['queries']} recalls over {figures['beliefs']} beliefs")
+    typer.echo(f"direct client:  p50 {direct['p50_ms']} ms  p95 {direct['p95_ms']} ms")
+    typer.echo(f"MCP over stdio: p50 {over_mcp['p50_ms']} ms  p95 {over_mcp['p95_ms']} ms")
+    typer.echo(
+        f"overhead at p50: {figures['overhead_p50_ms']} ms (x{figures['ratio_p50']}); "
+        f"rendered mismatches: {figures['rendered_mismatches']}"
+    )
