@@ -7,6 +7,7 @@ from pathlib import Path
 
 import anyio
 
+from graphmem.anchors.parsing import PARALLEL_THRESHOLD
 from graphmem.serve.server import snapshot_uri
 from graphmem.serve.tools import TOOLS
 from tests.integration.serve.conftest import stdio_client
@@ -104,11 +105,16 @@ def test_malformed_arguments_are_tool_errors_and_the_server_goes_on(
 def test_index_code_indexes_the_work_tree_by_default(
     neo4j_env: dict[str, str], work_tree: Path
 ) -> None:
+    extra = PARALLEL_THRESHOLD + 8  # enough files for the parse worker processes
+    for index in range(extra):
+        (work_tree / "gen" / f"m{index}.py").parent.mkdir(exist_ok=True)
+        (work_tree / "gen" / f"m{index}.py").write_text(f"def f{index}():\n    return 1\n")
+
     async def scenario() -> None:
         async with stdio_client(neo4j_env, work_tree) as mcp:
             indexed = await mcp.call_tool("index_code", {})
             assert not indexed.is_error
-            assert indexed.structured_content["files"]["parsed"] == 2
+            assert indexed.structured_content["files"]["parsed"] == 2 + extra
             assert indexed.structured_content["root"] == str(work_tree.resolve())
             anchored = await mcp.call_tool(
                 "believe",
