@@ -8,6 +8,7 @@ from graphmem.async_client import AsyncGraphMem
 from graphmem.client import GraphMem
 from graphmem.embed.protocol import Embedder
 from graphmem.errors import (
+    ConcurrentWrite,
     ConfigError,
     DatabaseError,
     DatabaseUnavailable,
@@ -20,6 +21,7 @@ from graphmem.errors import (
     ServerError,
     ServerStartFailed,
     StateConflict,
+    WriteConflict,
 )
 from graphmem.formation.extract import Candidate, Extractor
 from graphmem.models import (
@@ -75,6 +77,7 @@ __all__ = [
     "BeliefState",
     "BeliefType",
     "Candidate",
+    "ConcurrentWrite",
     "ConfigError",
     "Conflict",
     "ConsolidationResult",
@@ -116,5 +119,6 @@ __all__ = [
     "StateConflict",
     "Supersession",
     "Trust",
+    "WriteConflict",
     "__version__",
 ]

@@ -12,11 +12,8 @@ import typer
 from rich.progress import Progress
 
 from graphmem.client import GraphMem
-from graphmem.errors import DatabaseError, DatabaseUnavailable, GraphMemError
+from graphmem.errors import GraphMemError
 from graphmem.settings import resolve_data_dir
-
-EXIT_BAD_INPUT = 1
-EXIT_UNAVAILABLE = 3  # (2 is typer's own code for usage errors)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -45,12 +42,6 @@ DataDirOption = Annotated[
 ]
 
 
-def exit_code(error: GraphMemError) -> int:
-    """Maps an error to the CLI's exit code: 3 for database problems, else 1."""
-    database_problem = isinstance(error, DatabaseUnavailable | DatabaseError)
-    return EXIT_UNAVAILABLE if database_problem else EXIT_BAD_INPUT
-
-
 def handles_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Prints a GraphMemError (JSON with ``--json``) on stderr and exits with its code."""
 
@@ -63,7 +54,7 @@ def handles_errors(command: Callable[P, R]) -> Callable[P, R]:
                 typer.echo(json.dumps({"error": error.to_dict()}, sort_keys=True), err=True)
             else:
                 typer.echo(f"error: {error.message}", err=True)
-            raise typer.Exit(exit_code(error)) from None
+            raise typer.Exit(error.exit_code) from None
 
     return wrapper
 

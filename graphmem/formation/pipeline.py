@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.embed.protocol import Vectors
-from graphmem.errors import StateConflict
+from graphmem.errors import ConcurrentWrite
 from graphmem.formation.extract import Candidate, Extractor
 from graphmem.formation.novelty import is_duplicate
 from graphmem.models import (
@@ -78,7 +78,7 @@ def consolidate(
     """Forms beliefs from one episode (see :meth:`graphmem.GraphMem.consolidate`).
 
     Raises:
-        StateConflict: Concurrent writers kept changing what this episode's decisions
+        ConcurrentWrite: Concurrent writers kept changing what this episode's decisions
             rest on, ``ATTEMPTS`` times in a row.
     """
     if episode.consolidated_at is not None:
@@ -88,7 +88,7 @@ def consolidate(
             return _consolidate_once(db, principal, episode, view, policy, extractor)
         except StaleDecision:
             continue
-    raise StateConflict(
+    raise ConcurrentWrite(
         f"episode_id: concurrent writes kept changing the beliefs episode {episode.id} "
         "touches; run consolidate again",
         field="episode_id",

@@ -90,7 +90,7 @@ def test_bad_input_exits_1_and_names_the_field(neo4j_env: dict[str, str]) -> Non
     code, _, err = _run(neo4j_env, "remember", "-", stdin="{not json")
     assert code == 1 and "FILE" in err
     code, _, err = _run(neo4j_env, "show", "01a22bde-0000-7000-8000-000000000000")
-    assert code == 1 and "no belief or episode" in err
+    assert code == 4 and "no belief or episode" in err  # NotFound
 
 
 def test_usage_error_exits_2(neo4j_env: dict[str, str]) -> None:

@@ -6,6 +6,8 @@ import graphmem
 from graphmem import errors
 
 PUBLIC = {
+    "ConcurrentWrite",
+    "WriteConflict",
     "Arm",
     "AsyncGraphMem",
     "Conflict",
@@ -72,6 +74,27 @@ def test_exports_are_exactly_the_public_api() -> None:
 def test_every_error_is_a_graphmem_error() -> None:
     for name in dir(errors):
         value = getattr(errors, name)
-        if isinstance(value, type) and issubclass(value, Exception):
+        if isinstance(value, type) and issubclass(value, Exception) and name[0] != "_":
             assert issubclass(value, errors.GraphMemError), name
             assert name in graphmem.__all__, name
+
+
+def test_each_cause_has_its_own_exit_code() -> None:
+    codes = {
+        errors.InvalidInput: 1,
+        errors.DatabaseUnavailable: 3,
+        errors.DatabaseError: 3,
+        errors.MigrationError: 3,
+        errors.NotFound: 4,
+        errors.StateConflict: 5,
+        errors.ConcurrentWrite: 6,
+        errors.ConfigError: 7,
+        errors.ServerError: 8,
+        errors.PortInUse: 8,
+    }
+    for error, code in codes.items():
+        assert error("x").exit_code == code, error
+    assert not issubclass(errors.NotFound, errors.InvalidInput)
+    assert not issubclass(errors.ConcurrentWrite, errors.InvalidInput)
+    assert errors.ConcurrentWrite("x").retryable and not errors.StateConflict("x").retryable
+    assert errors.ConcurrentWrite("x").to_dict()["retryable"] is True

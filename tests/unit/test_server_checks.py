@@ -67,13 +67,13 @@ def test_port_in_use_is_a_clear_error_and_exit_1(tmp_path: Path) -> None:
             ["neo4j", "start", "--bolt-port", str(port), "--data-dir", str(tmp_path)],
             env={"GRAPHMEM_NEO4J_URI": None, "NEO4J_URI": None},
         )
-    assert result.exit_code == 1
+    assert result.exit_code == 8  # ServerError
     assert "already in use" in result.stderr
 
 
-def test_missing_principal_exits_1_before_touching_a_database() -> None:
+def test_missing_principal_exits_7_before_touching_a_database() -> None:
     result = CliRunner().invoke(app, ["beliefs"], env={"GRAPHMEM_PRINCIPAL": None})
-    assert result.exit_code == 1 and "GRAPHMEM_PRINCIPAL" in result.stderr
+    assert result.exit_code == 7 and "GRAPHMEM_PRINCIPAL" in result.stderr
 
 
 def test_generated_passwords_never_look_like_an_option(tmp_path: Path) -> None:

@@ -202,4 +202,4 @@ def test_cli_index_and_anchors_json(
         ],
         env=neo4j_env,
     )
-    assert result.exit_code == 1 and "anchor" in result.stderr
+    assert result.exit_code == 4 and "anchor" in result.stderr

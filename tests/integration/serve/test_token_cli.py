@@ -48,7 +48,7 @@ def test_create_list_revoke(neo4j_env: dict[str, str], database: Database, graph
     unknown = runner.invoke(
         app, ["token", "revoke", "01a230d6-c141-7277-87f4-60f7710e9f0a"], env=neo4j_env
     )
-    assert unknown.exit_code == 1 and "does not exist" in unknown.stderr
+    assert unknown.exit_code == 4 and "does not exist" in unknown.stderr
     malformed = runner.invoke(app, ["token", "revoke", "nope"], env=neo4j_env)
     assert malformed.exit_code == 1 and "token_id" in malformed.stderr
 
