@@ -11,6 +11,7 @@ from typing import Any
 
 from graphmem.anchors.state import anchor_statuses
 from graphmem.anchors.sync import IndexSummary, index_code
+from graphmem.content import is_name
 from graphmem.embed.minilm import default_embedder
 from graphmem.embed.protocol import Embedder
 from graphmem.errors import InvalidInput, NotFound
@@ -19,7 +20,7 @@ from graphmem.formation.extract import Extractor, StructuredExtractor
 from graphmem.models import (
     DEFAULT_CONFIDENCE,
     ID_PATTERN,
-    NAME_PATTERN,
+    MAX_BATCH_ROWS,
     AnchorRef,
     AnchorStatus,
     Arm,
@@ -62,8 +63,6 @@ from graphmem.store.database import Database
 from graphmem.store.migrations import apply_migrations
 from graphmem.validation import parse
 
-MAX_BATCH_ROWS = 10_000
-
 EvidenceLike = str | Evidence | Mapping[str, Any]
 
 
@@ -76,12 +75,13 @@ def _check_id(value: object, field: str) -> str:
 
 
 def _check_project(value: object) -> str:
-    if not isinstance(value, str) or not re.fullmatch(NAME_PATTERN, value):
+    if not is_name(value):
         raise InvalidInput(
             f"project: {value!r} is not a valid name (letters, digits and ._:/@+-)",
             field="project",
             rule="pattern",
         )
+    assert isinstance(value, str)
     return value
 
 

@@ -34,6 +34,8 @@ MAX_ITEMS = 200
 MAX_PATH_CHARS = 1_024
 MAX_REASON_CHARS = 1_000
 MAX_IDEMPOTENCY_KEY_CHARS = 200
+MAX_BATCH_ROWS = 10_000
+"""The most rows one batch write, listing or log page holds."""
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
 ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
@@ -383,7 +385,7 @@ class ListFilters(_Input):
     state: BeliefState | None = None
     scope: Scope | None = None
     include_superseded: Annotated[bool, Field(strict=True)] = False
-    limit: Annotated[int, Field(strict=True, ge=1, le=10_000)] = 100
+    limit: Annotated[int, Field(strict=True, ge=1, le=MAX_BATCH_ROWS)] = 100
 
 
 # --- what graphmem returns ----------------------------------------------------------

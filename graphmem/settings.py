@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graphmem.content import is_name
 from graphmem.errors import ConfigError, DatabaseUnavailable
-from graphmem.models import NAME_PATTERN
 
 DEFAULT_DATABASE = "neo4j"
 DEFAULT_USER = "neo4j"
@@ -73,7 +72,7 @@ def resolve_principal(principal: str | None = None) -> str:
             field="principal",
             rule="required",
         )
-    if not re.fullmatch(NAME_PATTERN, value):
+    if not is_name(value):
         raise ConfigError(
             f"principal {value!r} is not a valid name: use letters, digits and ._:/@+- "
             "(at most 200 characters, starting with a letter or digit).",

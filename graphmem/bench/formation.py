@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.bench.scratch import scratch_memory
+from graphmem.models import MAX_BATCH_ROWS
 
 _AREAS = ("billing", "search", "auth", "checkout", "reporting", "notifications")
 _CHOICES = {
@@ -77,9 +78,9 @@ def run_formation_bench(
                     merges += 1
                     wrong = belief_fact[rejected.similar_to] != fact_of[rejected.statement]
                     wrong_merges += wrong
-            live_per_session.append(len(memory.list_beliefs(limit=10_000)))
+            live_per_session.append(len(memory.list_beliefs(limit=MAX_BATCH_ROWS)))
             progress(1)
-        live = memory.list_beliefs(limit=10_000)
+        live = memory.list_beliefs(limit=MAX_BATCH_ROWS)
     copies = Counter(fact_of[belief.statement] for belief in live)
     duplicates = sum(count - 1 for count in copies.values())
     fifth = max(1, sessions // 5)

@@ -18,6 +18,7 @@ from graphmem.cli._common import (
     print_json,
     progress_bar,
 )
+from graphmem.models import MAX_BATCH_ROWS
 
 app = typer.Typer(help="Benchmarks (they print figures; run them on a quiet machine).")
 
@@ -26,7 +27,7 @@ app = typer.Typer(help="Benchmarks (they print figures; run them on a quiet mach
 @handles_errors
 def write(
     beliefs: Annotated[int, typer.Option(min=1, help="Beliefs to write in batches.")] = 20_000,
-    batch: Annotated[int, typer.Option(min=1, max=10_000, help="Rows per batch.")] = 1_000,
+    batch: Annotated[int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="Rows per batch.")] = 1_000,
     singles: Annotated[int, typer.Option(min=1, help="Single writes timed one by one.")] = 200,
     as_json: JsonOption = False,
 ) -> None:

@@ -16,7 +16,7 @@ from graphmem.cli._common import (
     print_json,
     progress_bar,
 )
-from graphmem.models import ConsolidationResult
+from graphmem.models import MAX_BATCH_ROWS, ConsolidationResult
 
 
 def _summary(result: ConsolidationResult) -> str:
@@ -131,7 +131,9 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def events(
         since: Annotated[int, typer.Option(min=0, help="Only events after this seq.")] = 0,
-        limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 100,
+        limit: Annotated[
+            int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="At most this many.")
+        ] = 100,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,

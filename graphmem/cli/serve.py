@@ -1,6 +1,5 @@
 """Serving commands: mcp (stdio), serve (HTTP) and token (the HTTP server's tokens)."""
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,8 +15,9 @@ from graphmem.cli._common import (
     open_memory,
     print_json,
 )
+from graphmem.content import is_name
 from graphmem.errors import ConfigError, InvalidInput, PortInUse
-from graphmem.models import NAME_PATTERN, AccessToken
+from graphmem.models import AccessToken
 from graphmem.serve import tokens
 from graphmem.serve.tools import Defaults
 from graphmem.settings import resolve_connection, resolve_data_dir
@@ -45,7 +45,7 @@ token_app = typer.Typer(
 def _default_project(project: str | None, tree: Path) -> str:
     if project is not None:
         return project
-    if not re.fullmatch(NAME_PATTERN, tree.name):
+    if not is_name(tree.name):
         raise ConfigError(
             f"The work tree's name {tree.name!r} is not a valid project name; pass --project.",
             field="project",

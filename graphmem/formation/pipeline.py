@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from graphmem.content import normal_form, statement_digest
 from graphmem.embed.protocol import Vectors
 from graphmem.errors import ConcurrentWrite
 from graphmem.formation.extract import Candidate, Extractor
@@ -44,7 +45,6 @@ from graphmem.store.corrections import lower_portability
 from graphmem.store.database import Database
 from graphmem.store.formation import FormationWrites, StaleDecision, commit_formation
 from graphmem.store.ids import new_id
-from graphmem.store.memory import normal_form, statement_digest
 
 NOVELTY_NEIGHBOURS = 10
 """How many nearest *live* beliefs the novelty gate compares each candidate with."""

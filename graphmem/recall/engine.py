@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from graphmem.anchors.languages import language_for_path
 from graphmem.anchors.state import anchor_statuses
+from graphmem.content import principal_key
 from graphmem.embed.cache import CachedEmbedder
 from graphmem.embed.protocol import Embedder, Vectors
 from graphmem.errors import InvalidInput
@@ -45,7 +46,6 @@ from graphmem.recall.semantic import SemanticView, Surface
 from graphmem.recall.traces import TraceWriter
 from graphmem.store.database import Database
 from graphmem.store.ids import new_id
-from graphmem.store.memory import principal_key
 
 T = TypeVar("T")
 

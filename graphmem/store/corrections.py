@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from neo4j import ManagedTransaction
 
+from graphmem.content import statement_digest
 from graphmem.errors import StateConflict
 from graphmem.models import (
     PORTABILITY_RANK,
@@ -26,7 +27,7 @@ from graphmem.models import (
 )
 from graphmem.store.database import Database, run
 from graphmem.store.ids import new_id
-from graphmem.store.memory import lock_belief, statement_digest, supersede_in
+from graphmem.store.memory import lock_belief, supersede_in
 
 
 def lower_portability(portability: Portability) -> Portability:

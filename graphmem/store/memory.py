@@ -7,8 +7,6 @@ its ``idempotency_key`` was written before. Every read filters on the principal.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
@@ -18,6 +16,7 @@ from typing import Any, TypeVar
 import neo4j
 from neo4j import ManagedTransaction
 
+from graphmem.content import content_forms, principal_key, statement_digest
 from graphmem.errors import DatabaseError, InvalidInput, MigrationError, NotFound, StateConflict
 from graphmem.models import (
     Authority,
@@ -40,35 +39,6 @@ T = TypeVar("T")
 
 _IDEMPOTENCY_RACE_RETRIES = 3
 _CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
-
-
-def normal_form(text: str) -> str:
-    """Lowercased, with runs of whitespace as one space (how content is compared)."""
-    return " ".join(text.lower().split())
-
-
-def content_forms(statement: str, subject: str | None) -> list[str]:
-    """The normal forms of an episode item that states this content, canonical first.
-
-    With a subject: ``subject: statement`` (how an item carries one), then the bare
-    statement (an item may state it without the label). Without: the bare statement.
-    """
-    bare = normal_form(statement)
-    return [normal_form(f"{subject}: {statement}"), bare] if subject else [bare]
-
-
-def statement_digest(statement: str, subject: str | None = None) -> str:
-    """sha256 of a belief's content in normal form (what a Tombstone keeps).
-
-    The subject is part of it: forgetting "deploy day: Fridays" leaves "release
-    freeze: Fridays" free to form.
-    """
-    return hashlib.sha256(content_forms(statement, subject)[0].encode()).hexdigest()
-
-
-def principal_key(principal: str) -> str:
-    """The principal as one Lucene token (see migration 006); the same in Cypher there."""
-    return "pk_" + re.sub(r"[.:/@+-]", "_", principal.lower())
 
 
 def _write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keyed: bool) -> T:

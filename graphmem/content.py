@@ -1,0 +1,46 @@
+"""Content rules every path shares: how text is compared, digested and keyed.
+
+Formation, corrections, forgetting and recall all compare content through these
+functions, so two paths can never disagree on whether two statements are the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from graphmem.models import NAME_PATTERN
+
+
+def is_name(value: object) -> bool:
+    """Whether ``value`` is a valid principal or project name (:data:`NAME_PATTERN`)."""
+    return isinstance(value, str) and re.fullmatch(NAME_PATTERN, value) is not None
+
+
+def normal_form(text: str) -> str:
+    """Lowercased, with runs of whitespace as one space (how content is compared)."""
+    return " ".join(text.lower().split())
+
+
+def content_forms(statement: str, subject: str | None) -> list[str]:
+    """The normal forms of an episode item that states this content, canonical first.
+
+    With a subject: ``subject: statement`` (how an item carries one), then the bare
+    statement (an item may state it without the label). Without: the bare statement.
+    """
+    bare = normal_form(statement)
+    return [normal_form(f"{subject}: {statement}"), bare] if subject else [bare]
+
+
+def statement_digest(statement: str, subject: str | None = None) -> str:
+    """sha256 of a belief's content in normal form (what a Tombstone keeps).
+
+    The subject is part of it: forgetting "deploy day: Fridays" leaves "release
+    freeze: Fridays" free to form.
+    """
+    return hashlib.sha256(content_forms(statement, subject)[0].encode()).hexdigest()
+
+
+def principal_key(principal: str) -> str:
+    """The principal as one Lucene token (see migration 006); the same in Cypher there."""
+    return "pk_" + re.sub(r"[.:/@+-]", "_", principal.lower())
