@@ -6,7 +6,6 @@ The public API is exactly what this module exports; everything else is internal.
 from graphmem.anchors.sync import IndexSummary
 from graphmem.async_client import AsyncGraphMem
 from graphmem.client import GraphMem
-from graphmem.embed.protocol import Embedder
 from graphmem.errors import (
     ConcurrentWrite,
     ConfigError,
@@ -61,6 +60,7 @@ from graphmem.models import (
     Supersession,
     Trust,
 )
+from graphmem.vectors.protocol import Embedder
 
 __version__ = "0.1.0"
 

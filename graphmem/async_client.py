@@ -20,7 +20,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import anyio
 
 from graphmem.client import GraphMem
-from graphmem.embed.protocol import Embedder
+from graphmem.vectors.protocol import Embedder
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -12,8 +12,6 @@ from typing import Any
 from graphmem.anchors.state import anchor_statuses
 from graphmem.anchors.sync import IndexSummary, index_code
 from graphmem.content import is_name
-from graphmem.embed.minilm import default_embedder
-from graphmem.embed.protocol import Embedder
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.formation import pipeline as formation
 from graphmem.formation.extract import Extractor, StructuredExtractor
@@ -62,6 +60,8 @@ from graphmem.store import formation as formation_store
 from graphmem.store.database import Database
 from graphmem.store.migrations import apply_migrations
 from graphmem.validation import parse
+from graphmem.vectors.minilm import default_embedder
+from graphmem.vectors.protocol import Embedder
 
 EvidenceLike = str | Evidence | Mapping[str, Any]
 

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from graphmem.client import GraphMem
-from graphmem.recall.semantic import remove_views
 from graphmem.settings import resolve_data_dir
 from graphmem.store.database import Database
 from graphmem.store.ids import new_id
 from graphmem.store.memory import delete_principal
+from graphmem.vectors.views import remove_views
 
 
 @contextmanager

@@ -10,7 +10,7 @@ import typer
 
 from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
 from graphmem.settings import resolve_data_dir
-from graphmem.transient import cache_budget, cache_entries, sweep
+from graphmem.vectors.tier import cache_budget, cache_entries, sweep
 
 app = typer.Typer(help="The transient tier (FAISS views): size, budget, eviction.")
 

@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from graphmem.content import normal_form, statement_digest
-from graphmem.embed.protocol import Vectors
 from graphmem.errors import ConcurrentWrite
 from graphmem.formation.extract import Candidate, Extractor
 from graphmem.formation.novelty import is_duplicate
@@ -40,11 +39,12 @@ from graphmem.models import (
     Supersession,
     Trust,
 )
-from graphmem.recall.semantic import SemanticView
 from graphmem.store.corrections import lower_portability
 from graphmem.store.database import Database
 from graphmem.store.formation import FormationWrites, StaleDecision, commit_formation
 from graphmem.store.ids import new_id
+from graphmem.vectors.protocol import Vectors
+from graphmem.vectors.views import SemanticView
 
 NOVELTY_NEIGHBOURS = 10
 """How many nearest *live* beliefs the novelty gate compares each candidate with."""

@@ -13,14 +13,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 from graphmem.anchors.languages import language_for_path
 from graphmem.anchors.state import anchor_statuses
 from graphmem.content import principal_key
-from graphmem.embed.cache import CachedEmbedder
-from graphmem.embed.protocol import Embedder, Vectors
 from graphmem.errors import InvalidInput
 from graphmem.models import (
     AnchorStatus,
@@ -42,10 +41,13 @@ from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_terms
 from graphmem.recall.ranking import Weighed, confidence_band, decay_weight, rank, scope_weight
 from graphmem.recall.render import render_beliefs, render_episodes, sha256_of
-from graphmem.recall.semantic import SemanticView, Surface
 from graphmem.recall.traces import TraceWriter
 from graphmem.store.database import Database
+from graphmem.store.events import view_events
 from graphmem.store.ids import new_id
+from graphmem.vectors.cache import CachedEmbedder
+from graphmem.vectors.protocol import Embedder, Vectors
+from graphmem.vectors.views import SemanticView, Surface
 
 T = TypeVar("T")
 
@@ -168,7 +170,11 @@ class RecallEngine:
         with self._views_lock:
             if surface not in self._views:
                 self._views[surface] = SemanticView(
-                    self.db, self.principal, surface, self._embedder_factory(), self._views_dir
+                    partial(view_events, self.db, self.principal),
+                    self.principal,
+                    surface,
+                    self._embedder_factory(),
+                    self._views_dir,
                 )
             return self._views[surface]
 

@@ -40,8 +40,8 @@ def test_installed_wheel_finds_its_data(tmp_path: Path) -> None:
         "graphmem/_data/extractors/README.md",
         "graphmem/_data/extractors/python.scm",
         "graphmem/_data/queries/browser/graphmem.grass",
-        "graphmem/embed/wordpiece/vocab.txt",
-        "graphmem/embed/wordpiece/LICENSE",
+        "graphmem/vectors/wordpiece/vocab.txt",
+        "graphmem/vectors/wordpiece/LICENSE",
         "graphmem/py.typed",
     ):
         assert expected in names

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMem, NotFound
 from graphmem.cli import app
-from graphmem.embed.minilm import default_embedder
+from graphmem.vectors.minilm import default_embedder
 from tests.integration.conftest import Graph
 
 SECRET = "The staging root password is tangerine-42"

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import faiss
 
 from graphmem import GraphMem
-from graphmem.embed.minilm import default_embedder
-from graphmem.recall.semantic import SemanticView
 from graphmem.store.database import Database
+from graphmem.store.events import view_events
+from graphmem.vectors.minilm import default_embedder
+from graphmem.vectors.views import SemanticView
 
 STATEMENTS = [
     "Invoices round half-up",
@@ -31,13 +33,27 @@ def test_switches_to_hnsw_above_the_threshold_and_filters_removals(
     )
     seqs = [memory.get_belief(i).seq for i in ids]
     embedder = default_embedder()
-    view = SemanticView(database, memory.principal, "belief", embedder, tmp_path, exact_max=3)
+    view = SemanticView(
+        partial(view_events, database, memory.principal),
+        memory.principal,
+        "belief",
+        embedder,
+        tmp_path,
+        exact_max=3,
+    )
     assert view.sync() == len(STATEMENTS)
     assert view.approximate and view.index.ntotal == len(STATEMENTS)
     query = embedder.embed(["how are invoices rounded?"])[0]
     assert view.search(query, 3)[0].seq == seqs[0]
 
-    reloaded = SemanticView(database, memory.principal, "belief", embedder, tmp_path, exact_max=3)
+    reloaded = SemanticView(
+        partial(view_events, database, memory.principal),
+        memory.principal,
+        "belief",
+        embedder,
+        tmp_path,
+        exact_max=3,
+    )
     assert reloaded.approximate and reloaded.watermark == view.watermark
     assert [h.seq for h in reloaded.search(query, 6)] == [h.seq for h in view.search(query, 6)]
 
@@ -58,7 +74,13 @@ def test_stays_exact_below_the_threshold(
 ) -> None:
     memory = make_memory()
     memory.believe_many([{"statement": s, "project": "p", "type": "fact"} for s in STATEMENTS])
-    view = SemanticView(database, memory.principal, "belief", default_embedder(), None)
+    view = SemanticView(
+        partial(view_events, database, memory.principal),
+        memory.principal,
+        "belief",
+        default_embedder(),
+        None,
+    )
     view.sync()
     assert not view.approximate and view.index.ntotal == len(STATEMENTS)
     assert view.sync() == 0  # caught up: nothing to apply

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem.embed.minilm import default_embedder
 from graphmem.formation.extract import StructuredExtractor, split_subject
 from graphmem.formation.novelty import contradicts, is_duplicate
 from graphmem.models import BeliefState, BeliefType, Episode, EvidenceRole, FormationPolicy
+from graphmem.vectors.minilm import default_embedder
 
 PAIRS = Path(__file__).resolve().parents[2] / "data" / "novelty_pairs.json"
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graphmem.embed.protocol import Embedder, Vectors
+from graphmem.vectors.protocol import Embedder, Vectors
 
 
 class CachedEmbedder:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from graphmem import ConfigError
-from graphmem.transient import CacheEntry, cache_budget, plan_eviction
+from graphmem.vectors.tier import CacheEntry, cache_budget, plan_eviction
 
 
 def _entry(name: str, size: int, used: float) -> CacheEntry:

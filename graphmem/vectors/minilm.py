@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from graphmem.embed.cache import CachedEmbedder
-from graphmem.embed.protocol import Vectors
 from graphmem.errors import ConfigError
+from graphmem.vectors.cache import CachedEmbedder
+from graphmem.vectors.protocol import Vectors
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -64,7 +64,7 @@ def model_path() -> Path:
 
 
 class MiniLMEmbedder:
-    """The default :class:`~graphmem.embed.protocol.Embedder` (384 dimensions)."""
+    """The default :class:`~graphmem.vectors.protocol.Embedder` (384 dimensions)."""
 
     model_id = MODEL_ID
     dim = DIM

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graphmem.embed.cache import CachedEmbedder
-from graphmem.embed.protocol import Vectors
+from graphmem.vectors.cache import CachedEmbedder
+from graphmem.vectors.protocol import Vectors
 
 
 class CountingEmbedder:

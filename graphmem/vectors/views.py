@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -26,11 +27,13 @@ from typing import Any, Literal
 import faiss
 import numpy as np
 
-from graphmem.embed.protocol import Embedder
-from graphmem.store.database import Database
-from graphmem.transient import cache_budget, sweep
+from graphmem.store.events import ViewEvent
+from graphmem.vectors.protocol import Embedder, Vectors
+from graphmem.vectors.tier import cache_budget, sweep
 
 Surface = Literal["belief", "episode"]
+ViewFeed = Callable[[int, Sequence[str], int], list[ViewEvent]]
+"""Reads the events a view has not seen: (after seq, event types, at most) → events."""
 
 _CREATED: dict[str, str] = {"belief": "belief.created", "episode": "episode.created"}
 _REMOVED: dict[str, tuple[str, ...]] = {
@@ -93,7 +96,7 @@ class SemanticView:
 
     def __init__(
         self,
-        db: Database,
+        feed: ViewFeed,
         principal: str,
         surface: Surface,
         embedder: Embedder,
@@ -101,7 +104,7 @@ class SemanticView:
         exact_max: int | None = None,
     ) -> None:
         faiss.omp_set_num_threads(FAISS_THREADS)
-        self.db = db
+        self._feed = feed
         self.principal = principal
         self.surface = surface
         self.embedder = embedder
@@ -162,7 +165,7 @@ class SemanticView:
         assert self._directory is not None
         sweep(self._directory, cache_budget())  # this view, just saved, is kept
 
-    def _add(self, vectors: np.ndarray[Any, Any], ids: list[int]) -> None:
+    def _add(self, vectors: Vectors, ids: list[int]) -> None:
         fresh = [(i, row) for i, row in zip(ids, vectors, strict=True) if i not in self._present]
         self.removed.difference_update(ids)
         if not fresh:
@@ -215,23 +218,18 @@ class SemanticView:
         applied = 0
         types = [_CREATED[self.surface], *_REMOVED[self.surface]]
         while True:
-            events = self.db.read(
-                "recall/events_since",
-                principal=self.principal,
-                since=self.watermark,
-                types=types,
-                limit=SYNC_BATCH,
-            )
+            events = self._feed(self.watermark, types, SYNC_BATCH)
             if not events:
                 break
-            added = [e for e in events if e["type"] == _CREATED[self.surface] and e["node_seq"]]
-            removed = [e["node_seq"] for e in events if e["type"] != _CREATED[self.surface]]
+            created = _CREATED[self.surface]
+            added = [e for e in events if e.type == created and e.node_seq]
+            removed = [e.node_seq for e in events if e.type != created and e.node_seq]
             if added:
-                vectors = self.embedder.embed([e["text"] or "" for e in added])
-                self._add(vectors, [int(e["node_seq"]) for e in added])
+                vectors = self.embedder.embed([e.text for e in added])
+                self._add(vectors, [e.node_seq for e in added if e.node_seq])
             if removed:
-                self._remove([int(s) for s in removed if s])
-            self.watermark = int(events[-1]["seq"])
+                self._remove(removed)
+            self.watermark = events[-1].seq
             applied += len(events)
         if applied or (purge and self.removed):
             self._reshape(purge)
@@ -248,7 +246,7 @@ class SemanticView:
             self.watermark = 0
             return self._sync(purge=False)
 
-    def search(self, vector: np.ndarray[Any, Any], limit: int) -> list[Hit]:
+    def search(self, vector: Vectors, limit: int) -> list[Hit]:
         """The ``limit`` nearest live vectors, best first (ties by seq).
 
         In approximate mode removed ids are filtered out of an over-fetch of at most

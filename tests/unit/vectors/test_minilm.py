@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem.embed.minilm import _VOCAB, DIM, MODEL_ID, VOCAB_SHA256, MiniLMEmbedder, _sha256
+from graphmem.vectors.minilm import _VOCAB, DIM, MODEL_ID, VOCAB_SHA256, MiniLMEmbedder, _sha256
 
 REFERENCE = Path(__file__).resolve().parents[2] / "data" / "minilm_reference.json"
 

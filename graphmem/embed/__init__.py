@@ -1,1 +1,0 @@
-"""Embedders: the protocol, the default offline MiniLM on onnxruntime, and a cache."""
