@@ -55,10 +55,11 @@ from graphmem.settings import (
     resolve_data_dir,
     resolve_principal,
 )
-from graphmem.store import corrections, memory
+from graphmem.store import corrections, events, memory, traces
 from graphmem.store import formation as formation_store
-from graphmem.store.database import Database
+from graphmem.store.database import Database, Value
 from graphmem.store.migrations import apply_migrations
+from graphmem.store.traces import OPERATOR_PREFIX
 from graphmem.validation import parse
 from graphmem.vectors.minilm import default_embedder
 from graphmem.vectors.protocol import Embedder
@@ -474,11 +475,9 @@ class GraphMem:
 
     def unconsolidated(self, limit: int = 1_000) -> list[str]:
         """Ids of episodes formation has not run over yet, oldest first."""
-        _check_limit(limit)
-        records = self._db.read("episode/unconsolidated", principal=self.principal, limit=limit)
-        return [record["id"] for record in records]
+        return memory.unconsolidated_ids(self._db, self.principal, _check_limit(limit))
 
-    def events(self, since: int = 0, limit: int = 1_000) -> list[dict[str, Any]]:
+    def events(self, since: int = 0, limit: int = 1_000) -> list[dict[str, Value]]:
         """This principal's change log after ``since`` (a seq), oldest first.
 
         Each event has ``seq``, ``type`` (``belief.created``, ``belief.reinforced``,
@@ -486,13 +485,9 @@ class GraphMem:
         ``at``; a rejected candidate also has ``gate``, ``statement`` and, for the
         novelty gate, ``similar_to`` and ``similarity``.
         """
-        _check_limit(limit)
-        _check_since(since)
-        records = self._db.read("memory/events", principal=self.principal, since=since, limit=limit)
-        return [
-            {k: v.to_native() if hasattr(v, "to_native") else v for k, v in r["event"].items()}
-            for r in records
-        ]
+        return events.list_events(
+            self._db, self.principal, _check_since(since), _check_limit(limit)
+        )
 
     def forget(self, belief_id: str, actor: Authority | str = "user") -> None:
         """Deletes a belief and its text everywhere, keeping only a tombstone (rule 7).
@@ -708,8 +703,8 @@ class GraphMem:
         Hard filters first (principal; live, or valid and recorded at ``as_of``; a
         local belief only in its project; ``types``); then the arms, fused by
         reciprocal rank fusion (k=60); then read-time weights (confidence, state,
-        anchor penalty in ``project``, cross-project portability) and a relevance
-        floor. Every call records a ``:RecallTrace`` whose id the result carries.
+        anchor weight in ``project``, cross-project portability). Every call records a
+        ``:RecallTrace`` whose id the result carries.
 
         Args:
             query: What the agent wants to know (user text; never query syntax).
@@ -794,7 +789,7 @@ class GraphMem:
         """Rebuilds the local semantic views from the graph; returns events replayed."""
         return {surface: self._recall.view(surface).rebuild() for surface in ("belief", "episode")}
 
-    def get_trace(self, trace_id: str, *, operator: bool = False) -> dict[str, Any]:
+    def get_trace(self, trace_id: str, *, operator: bool = False) -> dict[str, Value]:
         """Returns a recall trace of this principal.
 
         Args:
@@ -807,17 +802,13 @@ class GraphMem:
         """
         _check_id(trace_id, "trace_id")
         self._recall.flush()
-        records = self._db.read("recall/get_trace", principal=self.principal, id=trace_id)
-        if not records:
+        trace = traces.get_trace(self._db, self.principal, trace_id)
+        if trace is None:
             raise NotFound(
                 f"trace {trace_id} does not exist for this principal",
                 field="trace_id",
                 rule="exists",
             )
-        trace = {
-            key: value.to_native() if hasattr(value, "to_native") else value
-            for key, value in records[0]["trace"].items()
-        }
         if operator:
             return trace
-        return {key: value for key, value in trace.items() if not key.startswith("operator_")}
+        return {key: value for key, value in trace.items() if not key.startswith(OPERATOR_PREFIX)}

@@ -214,7 +214,7 @@ def run_demo(memory: GraphMem, say: Callable[[str], None], workdir: Path) -> Dem
     states.append(status.state)
     say(f"   belief anchored to {TOTAL_KEY}")
     say(
-        f"   anchor: {status.state} (penalty {status.anchor_penalty}, applies here: "
+        f"   anchor: {status.state} (weight {status.anchor_weight}, applies here: "
         f"{status.applies_here})"
     )
 
@@ -224,7 +224,7 @@ def run_demo(memory: GraphMem, say: Callable[[str], None], workdir: Path) -> Dem
     status = memory.anchor_status(beliefs["anchored"])
     states.append(status.state)
     say(
-        f"   anchor: {status.state} (penalty {status.anchor_penalty}, applies here: "
+        f"   anchor: {status.state} (weight {status.anchor_weight}, applies here: "
         f"{status.applies_here}) - the belief is demoted, never deleted"
     )
     _write_sample(workdir, edited=False)  # leave the sample as the demo found it

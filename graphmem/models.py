@@ -482,7 +482,7 @@ class AnchorStatus(_Stored):
     project: str
     anchor_key: str | None
     state: AnchorState
-    anchor_penalty: float
+    anchor_weight: float
     applies_here: bool
     reason: str | None = None
     """Why the state is ``unverifiable``."""
@@ -537,7 +537,7 @@ class _RenderedResult(_Stored):
     query: str
     project: str | None
     dropped: int
-    """Candidates below the relevance floor or beyond k."""
+    """Fused candidates beyond k."""
     blocked: int
     """Candidates removed by the hard filters (superseded, retired, other scope...)."""
     rendered: str

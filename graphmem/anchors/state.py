@@ -40,7 +40,7 @@ class Anchored(Protocol):
         ...
 
 
-ANCHOR_PENALTY: dict[AnchorState, float] = {
+ANCHOR_WEIGHT: dict[AnchorState, float] = {
     AnchorState.UNANCHORED: 1.0,
     AnchorState.VERIFIED: 1.0,
     AnchorState.VANISHED: 0.5,
@@ -154,7 +154,7 @@ def anchor_statuses(
                 project=asked,
                 anchor_key=belief.anchor_key,
                 state=state,
-                anchor_penalty=ANCHOR_PENALTY[state],
+                anchor_weight=ANCHOR_WEIGHT[state],
                 applies_here=state in (AnchorState.UNANCHORED, AnchorState.VERIFIED),
                 reason=reason,
                 candidates=candidates.get(belief.id, []),

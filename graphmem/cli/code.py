@@ -23,7 +23,7 @@ def _describe_status(status: AnchorStatus) -> str:
         f"belief   {status.belief_id}",
         f"project  {status.project}",
         f"anchor   {status.anchor_key or '(none: applies repo-wide)'}",
-        f"state    {status.state}  (penalty {status.anchor_penalty}, "
+        f"state    {status.state}  (weight {status.anchor_weight}, "
         f"applies here: {'yes' if status.applies_here else 'no'})",
     ]
     if status.reason:

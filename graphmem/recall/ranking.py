@@ -1,13 +1,17 @@
 """Read-time ranking (design §5.4): weights reorder, never store, never hide (rule 2).
 
-score = rrf * confidence * state_w * anchor_penalty * scope_w * decay (* 0.5 when
+score = rrf * confidence * state_w * anchor_weight * scope_w * decay (* 0.5 when
 disputed by an unspecified correction), with a total order by (score desc, id asc).
-A relevance floor on the rrf term drops weak matches.
+
+There is no relevance floor on the rrf term: each arm cuts its own weak matches (the
+lexical arm needs a matching word, the semantic arm a cosine of 0.2) and offers at
+most 12, so every fused candidate has rrf ≥ 1/72. A floor would only bite above that,
+where it would drop what a single arm alone found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from graphmem.models import BeliefState, Decay, Portability, Scope
@@ -27,23 +31,20 @@ DECAY_HORIZON = 20_000
 """Linear decay: the weight falls from 1 to 0 over this many generations (seqs)."""
 DISPUTED_WEIGHT = 0.5
 """A belief the user flagged as wrong without saying how (an unspecified correction)."""
-RRF_FLOOR = 1.0 / (60 + 100)
-"""A candidate must reach at least rank 100 in one arm (or better across arms)."""
 
 
 def scope_weight(
     project: str | None, origins: Sequence[str], scope: Scope, portability: Portability
-) -> float | None:
-    """The weight of a belief asked about in ``project``; None when it may not leave.
+) -> float:
+    """The weight of a belief asked about in ``project``.
 
     Same project (any origin) or principal scope: 1.0. Another project: portable 0.7,
-    contextual 0.4; a local belief is not returned outside its project. ``project``
-    None asks across all projects: 1.0.
+    contextual 0.4 (a local belief never gets here: the hard filters keep it in its
+    project). ``project`` None asks across all projects: 1.0.
     """
     if project is None or scope is Scope.PRINCIPAL or project in origins:
         return 1.0
-    weight = CROSS_PROJECT_WEIGHT[portability]
-    return weight if weight > 0 else None
+    return CROSS_PROJECT_WEIGHT[portability]
 
 
 def decay_weight(mode: Decay, age: int) -> float:
@@ -70,7 +71,7 @@ class Weighed:
     rrf: float
     confidence: float
     state: BeliefState
-    anchor_penalty: float
+    anchor_weight: float
     scope_weight: float
     decay: float = 1.0
     disputed: bool = False
@@ -82,17 +83,21 @@ class Weighed:
             self.rrf
             * self.confidence
             * STATE_WEIGHT[self.state]
-            * self.anchor_penalty
+            * self.anchor_weight
             * self.scope_weight
             * self.decay
             * (DISPUTED_WEIGHT if self.disputed else 1.0)
         )
 
 
-def rank(candidates: Sequence[Weighed], floor: float = RRF_FLOOR) -> list[Weighed]:
-    """Drops candidates whose rrf is below ``floor``; orders by (score desc, id asc)."""
-    kept = [c for c in candidates if c.rrf >= floor]
-    return sorted(kept, key=lambda c: (-c.score, c.id))
+def rank(candidates: Sequence[Weighed]) -> list[Weighed]:
+    """Orders weighed candidates by (score desc, id asc): a total order."""
+    return sorted(candidates, key=lambda c: (-c.score, c.id))
+
+
+def by_score(scores: Mapping[str, float]) -> list[str]:
+    """Ids by (score desc, id asc): how episodes, which carry no weights, are ranked."""
+    return sorted(scores, key=lambda node_id: (-scores[node_id], node_id))
 
 
 def confidence_band(confidence: float) -> str:

@@ -7,8 +7,9 @@ and retried by the driver on transient errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import date, datetime
 from typing import Any, TypeVar
 
 import neo4j
@@ -27,6 +28,31 @@ from graphmem.settings import ConnectionSettings
 from graphmem.store.cypher import cypher
 
 T = TypeVar("T")
+
+Record = neo4j.Record
+"""One row a query returned (store/ only: it never leaves the package)."""
+Scalar = str | int | float | bool | datetime | date | None
+Value = Scalar | list[Scalar]
+"""A stored property as plain Python (Neo4j's temporal types made native)."""
+
+
+def native(value: Any) -> Value:
+    """A property value with Neo4j's temporal types turned into Python's."""
+    if isinstance(value, list):
+        return [_native_scalar(item) for item in value]
+    return _native_scalar(value)
+
+
+def _native_scalar(value: Any) -> Scalar:
+    to_native = getattr(value, "to_native", None)
+    result: Scalar = to_native() if callable(to_native) else value
+    return result
+
+
+def plain(props: Mapping[str, Any]) -> dict[str, Value]:
+    """A node's properties (or a map) as plain Python values."""
+    return {key: native(value) for key, value in props.items()}
+
 
 _HOW_TO_START = (
     "Start a local server with `graphmem neo4j start`, or set GRAPHMEM_NEO4J_URI and "

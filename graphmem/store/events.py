@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphmem.store.database import Database
+from graphmem.store.database import Database, Value, plain
 
 
 @dataclass(frozen=True)
@@ -37,3 +37,9 @@ def view_events(
         )
         for record in records
     ]
+
+
+def list_events(db: Database, principal: str, since: int, limit: int) -> list[dict[str, Value]]:
+    """The principal's change log after seq ``since``, oldest first: every field."""
+    records = db.read("memory/events", principal=principal, since=since, limit=limit)
+    return [plain(record["event"]) for record in records]

@@ -492,6 +492,12 @@ def get_episodes(db: Database, principal: str, ids: Sequence[str]) -> list[Episo
     ]
 
 
+def unconsolidated_ids(db: Database, principal: str, limit: int) -> list[str]:
+    """Ids of the principal's episodes formation has not run over yet, oldest first."""
+    records = db.read("episode/unconsolidated", principal=principal, limit=limit)
+    return [str(record["id"]) for record in records]
+
+
 def list_projects(db: Database, principal: str, limit: int) -> list[str]:
     """The principal's project names (of its episodes and its beliefs' origins), sorted."""
     records = db.read("memory/projects", principal=principal, limit=limit)

@@ -36,7 +36,7 @@ def test_anchor_by_key_or_by_path_and_symbol(memory: GraphMem, anchored: str) ->
     )
     assert memory.get_belief(by_name).anchor_key == TOTAL
     status = memory.anchor_status(anchored)
-    assert (status.state, status.anchor_penalty, status.applies_here) == ("verified", 1.0, True)
+    assert (status.state, status.anchor_weight, status.applies_here) == ("verified", 1.0, True)
 
 
 def test_unknown_or_ambiguous_anchors_are_typed_errors(memory: GraphMem, anchored: str) -> None:
@@ -79,7 +79,7 @@ def test_body_change_and_reformat_drift(
     invoice.write_text(original.replace("line.cents", "line.amount"))
     memory.index_code(project_root, "shop")
     status = memory.anchor_status(anchored)
-    assert (status.state, status.anchor_penalty, status.applies_here) == ("drifted", 0.25, False)
+    assert (status.state, status.anchor_weight, status.applies_here) == ("drifted", 0.25, False)
     invoice.write_text(original)
     memory.index_code(project_root, "shop")
     assert _state(memory, anchored) is AnchorState.VERIFIED
@@ -115,7 +115,7 @@ def test_rename_vanishes_with_the_new_name_as_candidate(
     )
     memory.index_code(project_root, "shop")
     status = memory.anchor_status(anchored)
-    assert (status.state, status.anchor_penalty) == ("vanished", 0.5)
+    assert (status.state, status.anchor_weight) == ("vanished", 0.5)
     assert "python:billing/invoice.py::Invoice.grand_total#method" in [
         candidate.key for candidate in status.candidates
     ]
@@ -186,7 +186,7 @@ def test_cli_index_and_anchors_json(
     belief = json.loads(result.stdout)["id"]
     result = runner.invoke(app, ["anchors", belief, "--json"], env=neo4j_env)
     shown = json.loads(result.stdout)
-    assert {"state", "anchor_penalty", "applies_here", "candidates"} <= set(shown)
+    assert {"state", "anchor_weight", "applies_here", "candidates"} <= set(shown)
     assert shown["state"] == "verified"
     result = runner.invoke(
         app,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.anchors.state import ANCHOR_PENALTY, _rank_candidates, classify
+from graphmem.anchors.state import ANCHOR_WEIGHT, _rank_candidates, classify
 from graphmem.models import AnchorState
 
 KEY = "python:billing/invoice.py::Invoice.total#method"
@@ -31,14 +31,14 @@ def test_classify(
 
 
 def test_penalties_match_the_design_and_never_go_below_the_floor() -> None:
-    assert ANCHOR_PENALTY == {
+    assert ANCHOR_WEIGHT == {
         AnchorState.UNANCHORED: 1.0,
         AnchorState.VERIFIED: 1.0,
         AnchorState.VANISHED: 0.5,
         AnchorState.UNVERIFIABLE: 0.4,
         AnchorState.DRIFTED: 0.25,
     }
-    assert min(ANCHOR_PENALTY.values()) == 0.25
+    assert min(ANCHOR_WEIGHT.values()) == 0.25
 
 
 def test_candidates_rank_same_content_then_name_then_similar() -> None:

@@ -20,6 +20,7 @@ from graphmem.recall.ranking import (
     DECAY_HALF_LIFE,
     DECAY_HORIZON,
     Weighed,
+    by_score,
     confidence_band,
     decay_weight,
     rank,
@@ -62,25 +63,37 @@ def test_scope_weights() -> None:
     assert scope_weight("a", ["a"], Scope.PROJECT, Portability.LOCAL) == 1.0
     assert scope_weight("b", ["a"], Scope.PROJECT, Portability.PORTABLE) == 0.7
     assert scope_weight("b", ["a"], Scope.PROJECT, Portability.CONTEXTUAL) == 0.4
-    assert scope_weight("b", ["a"], Scope.PROJECT, Portability.LOCAL) is None
+    assert scope_weight("b", ["a"], Scope.PROJECT, Portability.LOCAL) == 0.0
     assert scope_weight("b", ["a"], Scope.PRINCIPAL, Portability.CONTEXTUAL) == 1.0
     assert scope_weight(None, ["a"], Scope.PROJECT, Portability.LOCAL) == 1.0
 
 
 def test_rank_orders_by_score_then_id_and_keeps_zero_confidence_last() -> None:
-    def weighed(i: str, rrf: float, confidence: float = 1.0, penalty: float = 1.0) -> Weighed:
-        return Weighed(i, rrf, confidence, BeliefState.ACTIVE, penalty, 1.0)
+    def weighed(i: str, rrf: float, confidence: float = 1.0, anchor: float = 1.0) -> Weighed:
+        return Weighed(i, rrf, confidence, BeliefState.ACTIVE, anchor, 1.0)
 
     ranked = rank(
         [
             weighed("b", 0.016),
             weighed("a", 0.016),
             weighed("z", 0.016, confidence=0.0),
-            weighed("d", 0.016, penalty=0.25),
+            weighed("d", 0.016, anchor=0.25),
             weighed("weak", 0.001),
         ]
     )
-    assert [c.id for c in ranked] == ["a", "b", "d", "z"]  # "weak" is below the floor
+    # a weak match stays (no floor); zero confidence and a drifted anchor rank lower
+    assert [c.id for c in ranked] == ["a", "b", "d", "weak", "z"]
+
+
+def test_every_weight_multiplies_the_score() -> None:
+    full = Weighed("a", 0.02, 1.0, BeliefState.ACTIVE, 1.0, 1.0)
+    assert full.score == pytest.approx(0.02)
+    weighed = Weighed("a", 0.02, 0.5, BeliefState.PROVISIONAL, 0.25, 0.7, decay=0.5, disputed=True)
+    assert weighed.score == pytest.approx(0.02 * 0.5 * 0.6 * 0.25 * 0.7 * 0.5 * 0.5)
+
+
+def test_by_score_is_a_total_order() -> None:
+    assert by_score({"b": 0.1, "a": 0.1, "c": 0.3}) == ["c", "a", "b"]
 
 
 def test_bands() -> None:

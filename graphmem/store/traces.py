@@ -1,4 +1,4 @@
-"""Writes recall traces off the answer's path, in batches (design §5.7).
+"""Recall traces (design §5.7): written off the answer's path in batches, read back.
 
 A recall hands its ``:RecallTrace`` to a background writer and returns at once. The
 writer waits up to ``BATCH_SECONDS`` for more traces and writes them all in one
@@ -13,14 +13,56 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from typing import Any
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime
 
-from graphmem.store.database import Database, run
+from graphmem.store.database import Database, Value, plain, run
 
 BATCH_SECONDS = 0.25
 """How long the writer gathers traces before it commits them."""
 BATCH_MAX = 200
 """The most traces one transaction writes."""
+
+
+OPERATOR_PREFIX = "operator_"
+"""Fields a user view leaves out: how the answer was ranked, not what it was."""
+
+
+@dataclass(frozen=True)
+class TraceRecord:
+    """One ``:RecallTrace``: what was asked, what was rendered, and operator details."""
+
+    id: str
+    surface: str
+    query: str
+    project: str | None
+    as_of: datetime | None
+    k: int
+    arms: list[str]
+    decay: str
+    item_ids: list[str]
+    bands: list[str]
+    dropped: int
+    blocked: int
+    rendered_sha256: str
+    at: datetime
+    operator_arm_ranks: str
+    """JSON: item id → {arm: rank}."""
+    operator_latency_ms: str
+    """JSON: stage → milliseconds."""
+    operator_policy_version: str
+
+
+_TRACE_FIELDS = frozenset(field.name for field in fields(TraceRecord))
+
+
+def get_trace(db: Database, principal: str, trace_id: str) -> dict[str, Value] | None:
+    """One trace of the principal as stored (every field), or None."""
+    records = db.read("trace/get", principal=principal, id=trace_id)
+    if not records:
+        return None
+    stored = plain(records[0]["trace"])
+    return {key: value for key, value in stored.items() if key in _TRACE_FIELDS}
 
 
 class TraceWriter:
@@ -29,13 +71,13 @@ class TraceWriter:
     def __init__(self, db: Database, principal: str) -> None:
         self._db = db
         self._principal = principal
-        self._queue: queue.Queue[dict[str, Any] | threading.Event] = queue.Queue()
+        self._queue: queue.Queue[TraceRecord | threading.Event] = queue.Queue()
         self._failure: BaseException | None = None
         self._failure_lock = threading.Lock()
         self._thread = threading.Thread(target=self._loop, name="graphmem-trace", daemon=True)
         self._thread.start()
 
-    def submit(self, trace: dict[str, Any]) -> None:
+    def submit(self, trace: TraceRecord) -> None:
         """Queues one trace for writing.
 
         Raises:
@@ -72,7 +114,7 @@ class TraceWriter:
     def _loop(self) -> None:
         while True:
             first = self._queue.get()
-            batch: list[dict[str, Any]] = []
+            batch: list[TraceRecord] = []
             waiters: list[threading.Event] = []
             stop = _gather(first, batch, waiters)
             deadline = time.monotonic() + BATCH_SECONDS
@@ -92,10 +134,11 @@ class TraceWriter:
             if stop:
                 return
 
-    def _write(self, batch: list[dict[str, Any]]) -> None:
+    def _write(self, batch: list[TraceRecord]) -> None:
+        rows = [asdict(trace) for trace in batch]
         try:
             self._db.write(
-                lambda tx: run(tx, "recall/write_traces", principal=self._principal, traces=batch)
+                lambda tx: run(tx, "trace/write", principal=self._principal, traces=rows)
             )
         except BaseException as error:  # surfaced by the next flush()
             with self._failure_lock:
@@ -108,8 +151,8 @@ _STOP = threading.Event()
 
 
 def _gather(
-    item: dict[str, Any] | threading.Event,
-    batch: list[dict[str, Any]],
+    item: TraceRecord | threading.Event,
+    batch: list[TraceRecord],
     waiters: list[threading.Event],
 ) -> bool:
     """Sorts one queued item into the batch or the waiters; True when it says stop."""

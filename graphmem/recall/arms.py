@@ -1,0 +1,261 @@
+"""The recall arms (design §5.2) behind one protocol.
+
+An arm works in two steps around the one round trip that applies the hard filters:
+
+1. :meth:`RecallArm.offer` names creation seqs before the filters: the lexical,
+   semantic and structured arms offer their hits; the graph arm offers its seeds,
+   the best of the others' hits fused.
+2. :meth:`RecallArm.rank` turns what passed the filters into the arm's ranked ids:
+   the hits that survived, in the arm's order; for the graph arm, the candidates the
+   round trip reached from its seeds, nearest first.
+
+An arm is built per query, so one that works in the background (the semantic arm
+catches its view up and embeds the query while the lexical arm runs) starts then.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, Future
+from typing import Protocol, TypeVar
+
+from graphmem.anchors.languages import language_for_path
+from graphmem.content import principal_key
+from graphmem.models import Arm, RecallQuery
+from graphmem.recall.fusion import reciprocal_rank_fusion
+from graphmem.recall.lucene import lucene_terms
+from graphmem.store import recall as store
+from graphmem.store.database import Database
+from graphmem.store.recall import Reach
+from graphmem.vectors.protocol import Vectors
+from graphmem.vectors.views import SemanticView, Surface
+
+ARM_FETCH = 50
+"""How many candidates each arm fetches before the hard filters."""
+LEXICAL_HEAD = 2 * ARM_FETCH
+"""How deep the unscoped full-text query looks for the principal's hits before the
+lexical arm falls back to the scoped one (see ``queries/recall/lexical.cypher``)."""
+FULLTEXT_INDEX: dict[Surface, str] = {"belief": "belief_text_v2", "episode": "episode_text_v2"}
+FUSION_DEPTH = 12
+"""How many of its best surviving candidates each arm contributes to fusion. Deeper
+lists let a weak arm's tail outvote a strong arm's head (LoCoMo R@10, lexical+semantic:
+0.55 at 50, 0.64 at 10-15; fused with the graph arm: 0.681 at 15, 0.702 at 12; of 10,
+12 and 15, 12 was also best on each half of the conversations alone)."""
+GRAPH_SEEDS = 5
+"""The best fused lexical/semantic candidates the graph arm expands from."""
+SEMANTIC_MIN_SIMILARITY = 0.2
+"""Below this cosine a neighbour is unrelated: the semantic arm does not offer it."""
+
+
+class Reachable(Protocol):
+    """A candidate as the arms see it: its id, creation seq and graph-arm reach."""
+
+    @property
+    def id(self) -> str:
+        """The node's id."""
+        ...
+
+    @property
+    def seq(self) -> int:
+        """The node's creation seq."""
+        ...
+
+    @property
+    def reached(self) -> tuple[Reach, ...]:
+        """How the graph arm reached it."""
+        ...
+
+
+C = TypeVar("C", bound=Reachable)
+T = TypeVar("T")
+Offered = Mapping[Arm, Sequence[int]]
+
+
+class RecallArm(Protocol):
+    """One arm of recall (see the module docstring)."""
+
+    arm: Arm
+    timings_ms: dict[str, float]
+    """How long its steps took (operator trace fields)."""
+
+    def offer(self, offered: Offered) -> list[int]:
+        """Creation seqs before the hard filters, best first.
+
+        Args:
+            offered: What the arms before it offered (the graph arm seeds from them).
+        """
+        ...
+
+    def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
+        """Its ranked ids among the candidates that passed the filters (``found``).
+
+        Args:
+            offered: What this arm offered.
+            found: The candidates that passed the hard filters, by creation seq.
+        """
+        ...
+
+
+def _timed(timings: dict[str, float], step: str, work: Callable[[], T]) -> T:
+    started = time.perf_counter()
+    try:
+        return work()
+    finally:
+        timings[step] = (time.perf_counter() - started) * 1000
+
+
+def _surviving(offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
+    return [found[seq].id for seq in offered if seq in found][:FUSION_DEPTH]
+
+
+class LexicalArm:
+    """Neo4j full-text (Lucene BM25) over the surface's index.
+
+    User text becomes plain words, never query syntax.
+    """
+
+    arm = Arm.LEXICAL
+
+    def __init__(self, db: Database, principal: str, surface: Surface, query: str) -> None:
+        self._db = db
+        self._principal = principal
+        self._surface = surface
+        self._query = query
+        self.timings_ms: dict[str, float] = {}
+
+    def offer(self, offered: Offered) -> list[int]:
+        """The principal's full-text hits."""
+        terms = lucene_terms(self._query)
+        if not terms:
+            return []
+        return _timed(
+            self.timings_ms,
+            "lexical",
+            lambda: store.lexical_hits(
+                self._db,
+                self._principal,
+                FULLTEXT_INDEX[self._surface],
+                terms,
+                f"({terms}) AND principal_key:{principal_key(self._principal)}",
+                LEXICAL_HEAD,
+                ARM_FETCH,
+            ),
+        )
+
+    def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
+        """The hits that passed the filters, in BM25 order."""
+        return _surviving(offered, found)
+
+
+class SemanticArm:
+    """The FAISS view's nearest neighbours of the query's embedding, above a gate.
+
+    Built, it starts catching the view up and embedding the query on ``executor``.
+    """
+
+    arm = Arm.SEMANTIC
+
+    def __init__(self, view: SemanticView, query: str, executor: Executor) -> None:
+        self._view = view
+        self.timings_ms: dict[str, float] = {}
+        self._synced: Future[int] = executor.submit(_timed, self.timings_ms, "sync", view.sync)
+        self._vector: Future[Vectors] = executor.submit(
+            _timed, self.timings_ms, "embed", lambda: view.embedder.embed([query])
+        )
+
+    def offer(self, offered: Offered) -> list[int]:
+        """The nearest vectors' seqs, once the view has caught up."""
+        self._synced.result()
+        vector = self._vector.result()[0]
+        hits = _timed(self.timings_ms, "semantic", lambda: self._view.search(vector, ARM_FETCH))
+        return [hit.seq for hit in hits if hit.similarity >= SEMANTIC_MIN_SIMILARITY]
+
+    def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
+        """The hits that passed the filters, nearest first."""
+        return _surviving(offered, found)
+
+
+class StructuredArm:
+    """Exact matches on beliefs.
+
+    Anchor keys, symbols named in the project, anchored files (``paths``), subjects.
+    """
+
+    arm = Arm.STRUCTURED
+
+    def __init__(self, db: Database, principal: str, request: RecallQuery) -> None:
+        self._db = db
+        self._principal = principal
+        self._request = request
+        self.timings_ms: dict[str, float] = {}
+
+    def offer(self, offered: Offered) -> list[int]:
+        """Beliefs matched exactly by what the request names."""
+        return _timed(self.timings_ms, "structured", self._offer)
+
+    def _offer(self) -> list[int]:
+        request = self._request
+        keys = [s for s in request.symbols or [] if "::" in s]
+        names = [s for s in request.symbols or [] if "::" not in s]
+        if names and request.project is not None:
+            keys += store.symbol_keys_named(self._db, self._principal, request.project, names)
+        prefixes = []
+        for path in request.paths or []:
+            spec = language_for_path(path)
+            if spec is not None:
+                prefixes.append(f"{spec.name}:{path}::")
+        if not (keys or prefixes or request.subjects):
+            return []
+        return store.structured_hits(
+            self._db,
+            self._principal,
+            sorted(set(keys)),
+            sorted(set(prefixes)),
+            list(request.subjects or []),
+            ARM_FETCH,
+        )
+
+    def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
+        """The matches that passed the filters: anchors, then files, then subjects."""
+        return _surviving(offered, found)
+
+
+class GraphArm:
+    """Expansion from the best hits of the others over the memory graph.
+
+    Beliefs: shared anchored symbols (and their containers), subjects and source
+    episodes. Episodes: the ``PART_OF`` siblings within two positions. The seeds are
+    chosen before the hard filters, so one round trip fetches the hits, their
+    neighbours and the filters' verdict; a seed that is then filtered out is not
+    returned, but what lies next to it may be.
+    """
+
+    arm = Arm.GRAPH
+
+    def __init__(self) -> None:
+        self.timings_ms: dict[str, float] = {}
+
+    def offer(self, offered: Offered) -> list[int]:
+        """The seeds: the best ``GRAPH_SEEDS`` hits of the other arms, fused."""
+        fused, _ = reciprocal_rank_fusion(
+            {arm.value: [str(seq) for seq in seqs[:FUSION_DEPTH]] for arm, seqs in offered.items()}
+        )
+        best = sorted(fused, key=lambda seq: (-fused[seq], int(seq)))[:GRAPH_SEEDS]
+        return [int(seq) for seq in best]
+
+    def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
+        """What the seeds reached: nearest first, then by seed rank, then id."""
+        return reached_from(found.values(), offered)[:FUSION_DEPTH]
+
+
+def reached_from(found: Iterable[Reachable], seeds: Sequence[int]) -> list[str]:
+    """The ids the seeds reached, nearest first, then by seed rank, then by id."""
+    seed_rank = {seed: position for position, seed in enumerate(seeds)}
+    reached = [
+        (reach.hops, seed_rank[reach.seed], candidate.id)
+        for candidate in found
+        for reach in candidate.reached
+        if reach.seed in seed_rank
+    ]
+    return list(dict.fromkeys(node_id for _, _, node_id in sorted(reached)))

@@ -1,0 +1,266 @@
+"""The read side of recall (design §5): arm hits and filtered candidates, typed.
+
+Every query filters on the principal. The candidates of one recall come back in one
+round trip: the arms' hits and the graph arm's expansion from its seeds, all through
+the hard filters, each with how the graph arm reached it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from graphmem.models import (
+    Authority,
+    BeliefState,
+    BeliefType,
+    EpisodeKind,
+    Outcome,
+    Portability,
+    Scope,
+)
+from graphmem.store.database import Database, Record
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How the graph arm reached a candidate: from which seed, in how many hops."""
+
+    seed: int
+    """The seed's creation seq."""
+    hops: int
+
+
+@dataclass(frozen=True)
+class BeliefCandidate:
+    """What recall ranks and renders of a belief that passed the hard filters."""
+
+    id: str
+    seq: int
+    project: str
+    statement: str
+    subject: str | None
+    type: BeliefType
+    confidence: float
+    state: BeliefState
+    """For an ``as_of`` read, the state it had before it was retired."""
+    scope: Scope
+    portability: Portability
+    origins: tuple[str, ...]
+    anchor_key: str | None
+    anchor_hash: str | None
+    authority: Authority
+    disputed: bool
+    cited_seq: int
+    """The generation decay counts from: stated, or last supported by an episode."""
+    evidence: tuple[str, ...]
+    """The ids of the episodes it was derived from."""
+    conflicts: tuple[str, ...]
+    """The ids of the beliefs it is linked ``CONFLICTS_WITH``."""
+    reached: tuple[Reach, ...] = ()
+
+
+@dataclass(frozen=True)
+class EpisodeCandidate:
+    """What episode search ranks and renders of an episode that passed the filters."""
+
+    id: str
+    seq: int
+    project: str
+    kind: EpisodeKind
+    title: str
+    text: str | None
+    outcome: Outcome
+    reached: tuple[Reach, ...] = ()
+
+
+def _reached(rows: Iterable[Mapping[str, int]]) -> tuple[Reach, ...]:
+    return tuple(Reach(int(row["seed"]), int(row["hops"])) for row in rows)
+
+
+def _belief(record: Record) -> BeliefCandidate:
+    props = record["belief"]
+    return BeliefCandidate(
+        id=props["id"],
+        seq=props["seq"],
+        project=props["project"],
+        statement=props["statement"],
+        subject=props.get("subject"),
+        type=BeliefType(props["type"]),
+        confidence=props["confidence"],
+        state=BeliefState(props["state"]),
+        scope=Scope(props["scope"]),
+        portability=Portability(props["portability"]),
+        origins=tuple(props["origins"]),
+        anchor_key=props.get("anchor_key"),
+        anchor_hash=props.get("anchor_hash"),
+        authority=Authority(props["authority"]),
+        disputed=bool(props.get("disputed")),
+        cited_seq=max(props["seq"], props.get("cited_seq") or 0),
+        evidence=tuple(record["evidence"]),
+        conflicts=tuple(record["conflicts"]),
+        reached=_reached(record.get("reached") or ()),
+    )
+
+
+def lexical_hits(
+    db: Database,
+    principal: str,
+    index: str,
+    terms: str,
+    scoped: str,
+    head: int,
+    wanted: int,
+) -> list[int]:
+    """The creation seqs of the principal's full-text hits, best first.
+
+    Args:
+        db: The database.
+        principal: Whose nodes.
+        index: The full-text index.
+        terms: Lucene word terms (built by graphmem, never user syntax).
+        scoped: The same terms with the principal's token required.
+        head: How deep the unscoped query looks before falling back to the scoped one.
+        wanted: How many hits to return at most.
+    """
+    records = db.read(
+        "recall/lexical",
+        index=index,
+        principal=principal,
+        terms=terms,
+        scoped=scoped,
+        limit=head,
+        wanted=wanted,
+    )
+    return [int(record["seq"]) for record in records]
+
+
+def symbol_keys_named(
+    db: Database, principal: str, project: str, names: Sequence[str]
+) -> list[str]:
+    """The keys of the project's symbols whose name or qualified name is in ``names``."""
+    records = db.read("recall/symbols_named", principal=principal, project=project, names=names)
+    return [str(record["key"]) for record in records]
+
+
+def structured_hits(
+    db: Database,
+    principal: str,
+    keys: Sequence[str],
+    prefixes: Sequence[str],
+    subjects: Sequence[str],
+    limit: int,
+) -> list[int]:
+    """Creation seqs of beliefs matched exactly, best first.
+
+    Anchored to ``keys``, to files (key ``prefixes``), or about ``subjects``: exact
+    anchors first, then files, then subjects; newest first within each.
+    """
+    records = db.read(
+        "recall/belief_structured",
+        principal=principal,
+        keys=list(keys),
+        prefixes=list(prefixes),
+        subjects=list(subjects),
+        limit=limit,
+    )
+    return [int(record["seq"]) for record in records]
+
+
+def belief_candidates(
+    db: Database,
+    principal: str,
+    seqs: Sequence[int],
+    seeds: Sequence[int],
+    *,
+    per_seed: int,
+    types: Sequence[BeliefType] | None,
+    as_of: datetime | None,
+    project: str | None,
+) -> dict[int, BeliefCandidate]:
+    """The hits and the seeds' graph neighbours that pass the hard filters, by seq.
+
+    Args:
+        db: The database.
+        principal: Whose beliefs.
+        seqs: The arms' hits (creation seqs).
+        seeds: The graph arm's seeds, best first.
+        per_seed: How many neighbours of each seed to fetch (nearest, newest first).
+        types: Only these belief types (None: all).
+        as_of: Read as of then (None: live beliefs now).
+        project: The project asked about (a local belief stays in its own; a "not
+            here" correction keeps one out).
+    """
+    records = db.read(
+        "recall/belief_candidates",
+        principal=principal,
+        seqs=list(seqs),
+        seeds=list(seeds),
+        per_seed=per_seed,
+        types=[t.value for t in types] if types else None,
+        as_of=as_of,
+        now=datetime.now(UTC),
+        project=project,
+    )
+    candidates = (_belief(record) for record in records)
+    return {candidate.seq: candidate for candidate in candidates}
+
+
+def episode_candidates(
+    db: Database,
+    principal: str,
+    seqs: Sequence[int],
+    seeds: Sequence[int],
+    *,
+    width: int,
+    as_of: datetime | None,
+    project: str | None,
+) -> dict[int, EpisodeCandidate]:
+    """The hits and the seeds' session neighbours (``width`` either side), by seq."""
+    records = db.read(
+        "recall/episode_candidates",
+        principal=principal,
+        seqs=list(seqs),
+        seeds=list(seeds),
+        width=width,
+        as_of=as_of,
+        project=project,
+    )
+    found: dict[int, EpisodeCandidate] = {}
+    for record in records:
+        props = record["episode"]
+        found[props["seq"]] = EpisodeCandidate(
+            id=props["id"],
+            seq=props["seq"],
+            project=props["project"],
+            kind=EpisodeKind(props["kind"]),
+            title=props["title"],
+            text=props.get("text"),
+            outcome=Outcome(props["outcome"]),
+            reached=_reached(record["reached"]),
+        )
+    return found
+
+
+def newest_seq(db: Database, principal: str, as_of: datetime | None) -> int:
+    """The principal's newest write generation (at ``as_of`` when given), 0 if none."""
+    records = db.read("recall/newest_seq", principal=principal, as_of=as_of)
+    return int(records[0]["seq"]) if records else 0
+
+
+def snapshot_candidates(
+    db: Database, principal: str, project: str, limit: int
+) -> list[BeliefCandidate]:
+    """The newest ``limit`` live beliefs a session start in ``project`` may show.
+
+    Its own, principal scope, and other projects' beliefs that may travel there.
+    """
+    records = db.read(
+        "recall/snapshot_candidates",
+        principal=principal,
+        project=project,
+        now=datetime.now(UTC),
+        limit=limit,
+    )
+    return [_belief(record) for record in records]

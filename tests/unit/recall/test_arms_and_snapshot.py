@@ -1,0 +1,116 @@
+"""Pure parts of the arms (graph seeds and reach) and of snapshots (choice, budgets)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from graphmem.models import (
+    AnchorState,
+    Arm,
+    Authority,
+    BeliefState,
+    BeliefType,
+    Portability,
+    RecallItem,
+    Scope,
+)
+from graphmem.recall.arms import FUSION_DEPTH, GRAPH_SEEDS, GraphArm, LexicalArm, reached_from
+from graphmem.recall.snapshot import CHARS_PER_TOKEN, Weighted, choose, within_tokens
+from graphmem.store.recall import BeliefCandidate, Reach
+
+
+def _belief(seq: int, **changes: object) -> BeliefCandidate:
+    base = BeliefCandidate(
+        id=f"b{seq:03d}",
+        seq=seq,
+        project="p",
+        statement=f"statement {seq}",
+        subject=None,
+        type=BeliefType.FACT,
+        confidence=0.5,
+        state=BeliefState.ACTIVE,
+        scope=Scope.PROJECT,
+        portability=Portability.CONTEXTUAL,
+        origins=("p",),
+        anchor_key=None,
+        anchor_hash=None,
+        authority=Authority.AGENT,
+        disputed=False,
+        cited_seq=seq,
+        evidence=(),
+        conflicts=(),
+    )
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def test_graph_seeds_are_the_best_fused_hits_of_the_other_arms() -> None:
+    offered = {Arm.LEXICAL: [5, 3, 9], Arm.SEMANTIC: [3, 7, 8, 10, 11, 12]}
+    seeds = GraphArm().offer(offered)
+    assert len(seeds) == GRAPH_SEEDS
+    assert seeds[0] == 3  # in both arms
+    assert seeds[1:3] == [5, 7]  # rank 1 and rank 2 of one arm each, ties by seq
+
+
+def test_graph_rank_is_nearest_first_then_seed_rank_then_id() -> None:
+    found = {
+        1: _belief(1, reached=(Reach(seed=20, hops=2),)),
+        2: _belief(2, reached=(Reach(seed=10, hops=2),)),
+        3: _belief(3, reached=(Reach(seed=20, hops=1), Reach(seed=10, hops=2))),
+        4: _belief(4),  # a hit, not reached from any seed
+    }
+    assert reached_from(found.values(), [10, 20]) == ["b003", "b002", "b001"]
+    assert GraphArm().rank([10, 20], found) == ["b003", "b002", "b001"]
+
+
+def test_hit_arms_keep_only_survivors_in_order_up_to_the_fusion_depth() -> None:
+    found = {seq: _belief(seq) for seq in range(0, 40, 2)}
+    arm = LexicalArm(db=None, principal="p", surface="belief", query="q")  # type: ignore[arg-type]
+    ranked = arm.rank(list(range(40, 0, -1)), found)
+    assert ranked[:3] == ["b038", "b036", "b034"]
+    assert len(ranked) == FUSION_DEPTH
+
+
+def test_snapshot_gives_about_two_thirds_to_durable_beliefs() -> None:
+    durable = [Weighted(_belief(i, type=BeliefType.PREFERENCE), 1.0) for i in range(10)]
+    user = [Weighted(_belief(100 + i, authority=Authority.USER), 0.5) for i in range(10)]
+    others = [Weighted(_belief(200 + i), 1.0) for i in range(10)]
+    chosen = choose([*others, *durable, *user], item_cap=15)
+    assert len(chosen) == 15
+    kinds = [b.type is BeliefType.PREFERENCE or b.authority is Authority.USER for b in chosen]
+    assert sum(kinds) == 10 and kinds[:10] == [True] * 10
+    assert [b.seq for b in chosen[:3]] == [9, 8, 7]  # weight, then newest first
+
+
+def test_snapshot_gives_an_unfilled_share_to_the_other_group() -> None:
+    few = [Weighted(_belief(i, type=BeliefType.PREFERENCE), 1.0) for i in range(2)]
+    many = [Weighted(_belief(100 + i), 1.0) for i in range(30)]
+    assert len(choose([*few, *many], item_cap=15)) == 15
+    only_durable = [Weighted(_belief(i, type=BeliefType.PREFERENCE), 1.0) for i in range(30)]
+    assert len(choose(only_durable, item_cap=15)) == 15
+
+
+def test_the_token_cap_is_a_backstop_on_the_rendering() -> None:
+    items = [
+        RecallItem(
+            id=f"i{n}",
+            statement="x" * 100,
+            type=BeliefType.FACT,
+            confidence_band="medium",
+            project="p",
+            origins=["p"],
+            scope=Scope.PROJECT,
+            anchor_state=AnchorState.UNANCHORED,
+            applies_here=True,
+            evidence=[],
+            arm_ranks={},
+            score=0.0,
+        )
+        for n in range(10)
+    ]
+
+    def render(kept: list[RecallItem]) -> str:
+        return "".join(item.statement for item in kept)
+
+    kept = within_tokens(items, render, token_cap=350 // CHARS_PER_TOKEN)
+    assert [item.id for item in kept] == ["i0", "i1", "i2"]
+    assert within_tokens(items, render, token_cap=10_000) == items
