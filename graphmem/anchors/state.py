@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from graphmem.anchors.keys import split_key
 from graphmem.anchors.languages import language_named
 from graphmem.models import AnchorCandidate, AnchorState, AnchorStatus
+from graphmem.store.codegraph import NearbySymbol, nearby_symbols, resolve_anchors
 from graphmem.store.database import Database
 
 
@@ -79,26 +80,26 @@ def classify(
     return AnchorState.DRIFTED, None
 
 
-def _rank_candidates(anchor_key: str, rows: Sequence[dict[str, Any]]) -> list[AnchorCandidate]:
+def _rank_candidates(anchor_key: str, nearby: Sequence[NearbySymbol]) -> list[AnchorCandidate]:
     """Same content first, then the same name elsewhere, then similar names in its file."""
     qualname = split_key(anchor_key)[2]
     ranked: dict[str, tuple[tuple[int, float, str], AnchorCandidate]] = {}
-    for row in rows:
-        if row["key"] == anchor_key:
+    for symbol in nearby:
+        if symbol.key == anchor_key:
             continue
-        if row["reason"] == "same content":
+        if symbol.reason == "same content":
             order, score, reason = 0, 1.0, "same content"
-        elif row["reason"] == "same name":
+        elif symbol.reason == "same name":
             order, score, reason = 1, 1.0, "same name"
         else:
-            score = difflib.SequenceMatcher(None, qualname, row["qualname"]).ratio()
+            score = difflib.SequenceMatcher(None, qualname, symbol.qualname).ratio()
             if score < SIMILAR_NAME_RATIO:
                 continue
             order, reason = 2, "similar name"
-        rank = (order, -score, row["key"])
-        candidate = AnchorCandidate(key=row["key"], qualname=row["qualname"], reason=reason)
-        if row["key"] not in ranked or rank < ranked[row["key"]][0]:
-            ranked[row["key"]] = (rank, candidate)
+        rank = (order, -score, symbol.key)
+        candidate = AnchorCandidate(key=symbol.key, qualname=symbol.qualname, reason=reason)
+        if symbol.key not in ranked or rank < ranked[symbol.key][0]:
+            ranked[symbol.key] = (rank, candidate)
     return [candidate for _, candidate in sorted(ranked.values(), key=lambda item: item[0])][
         :MAX_CANDIDATES
     ]
@@ -127,26 +128,20 @@ def anchor_statuses(
         by_project.setdefault(project or belief.project, []).append(belief)
     statuses: dict[tuple[str, str], AnchorStatus] = {}
     for asked, group in by_project.items():
-        params = {"principal": principal, "project": asked}
         keys = sorted({b.anchor_key for b in group if b.anchor_key is not None})
-        indexed, current = False, {}
-        if keys:
-            anchors = [{"key": key, "path": split_key(key)[1]} for key in keys]
-            records = db.read("anchor/resolve", anchors=anchors, **params)
-            current = {record["key"]: dict(record) for record in records}
-            indexed = bool(records[0]["indexed"])
-        states: dict[str, tuple[AnchorState, str | None]] = {}
-        for belief in group:
-            found = current.get(belief.anchor_key or "", {})
-            states[belief.id] = classify(
+        found = resolve_anchors(db, principal, asked, [(key, split_key(key)[1]) for key in keys])
+        states = {
+            belief.id: classify(
                 belief.anchor_key,
                 belief.anchor_hash,
-                project_indexed=indexed,
-                current_hash=found.get("hash"),
-                file_error=found.get("file_error"),
+                project_indexed=found.indexed,
+                current_hash=found.hashes.get(belief.anchor_key or ""),
+                file_error=found.file_errors.get(belief.anchor_key or ""),
             )
+            for belief in group
+        }
         vanished = [b for b in group if states[b.id][0] is AnchorState.VANISHED]
-        candidates = _candidates(db, params, vanished) if with_candidates else {}
+        candidates = _candidates(db, principal, asked, vanished) if with_candidates else {}
         for belief in group:
             state, reason = states[belief.id]
             statuses[(belief.id, asked)] = AnchorStatus(
@@ -163,7 +158,7 @@ def anchor_statuses(
 
 
 def _candidates(
-    db: Database, params: dict[str, str], vanished: Sequence[Anchored]
+    db: Database, principal: str, project: str, vanished: Sequence[Anchored]
 ) -> dict[str, list[AnchorCandidate]]:
     if not vanished:
         return {}
@@ -178,10 +173,10 @@ def _candidates(
                 "name": qualname.rsplit(".", 1)[-1],
             }
         )
-    rows: dict[str, list[dict[str, Any]]] = {}
-    for record in db.read("anchor/candidates", anchors=anchors, **params):
-        rows.setdefault(record["anchor"], []).append(dict(record))
+    nearby = nearby_symbols(db, principal, project, anchors)
     return {
-        belief.id: _rank_candidates(belief.anchor_key or "", rows.get(belief.anchor_key or "", []))
+        belief.id: _rank_candidates(
+            belief.anchor_key or "", nearby.get(belief.anchor_key or "", [])
+        )
         for belief in vanished
     }

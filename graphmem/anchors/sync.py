@@ -13,31 +13,24 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from neo4j import ManagedTransaction
 
 from graphmem.anchors.extract import ExtractedSymbol, FileExtraction
 from graphmem.anchors.files import Listing, SourceFile, list_sources
 from graphmem.anchors.keys import git_blob_id
 from graphmem.anchors.parsing import Task, parse_files
 from graphmem.errors import InvalidInput
-from graphmem.store.cypher import cypher
-from graphmem.store.database import Database
+from graphmem.store.codegraph import (
+    CodeBatch,
+    CodeGraphWriter,
+    IndexedFile,
+    Row,
+    StoredSymbol,
+)
+from graphmem.store.database import Database, Scalar
 
 WRITE_BATCH_FILES = 200
-
-_WRITE_COUNTERS = (
-    "nodes_created",
-    "nodes_deleted",
-    "relationships_created",
-    "relationships_deleted",
-    "properties_set",
-    "labels_added",
-    "labels_removed",
-)
 
 
 @dataclass
@@ -62,22 +55,38 @@ class IndexSummary:
     """Nodes, relationships, properties and labels created, set or deleted."""
     seconds: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
-        """Returns the summary as a JSON-safe object."""
-        data = asdict(self)
-        data["files"] = {
-            "seen": data.pop("files_seen"),
-            "parsed": data.pop("files_parsed"),
-            "skipped": data.pop("files_skipped"),
-            "removed": data.pop("files_removed"),
+    @property
+    def files(self) -> dict[str, int]:
+        """File counts: seen, parsed, skipped (unchanged), removed, failed."""
+        return {
+            "seen": self.files_seen,
+            "parsed": self.files_parsed,
+            "skipped": self.files_skipped,
+            "removed": self.files_removed,
             "failed": len(self.failed),
         }
-        data["symbols"] = {
-            "added": data.pop("symbols_added"),
-            "changed": data.pop("symbols_changed"),
-            "removed": data.pop("symbols_removed"),
+
+    @property
+    def symbols(self) -> dict[str, int]:
+        """Symbol counts: added, changed, removed."""
+        return {
+            "added": self.symbols_added,
+            "changed": self.symbols_changed,
+            "removed": self.symbols_removed,
         }
-        return data
+
+    def to_dict(self) -> dict[str, object]:
+        """Returns the summary as a JSON-safe object (counts grouped as files, symbols)."""
+        return {
+            "project": self.project,
+            "root": self.root,
+            "files": self.files,
+            "failed": self.failed,
+            "ignored": self.ignored,
+            "symbols": self.symbols,
+            "writes": self.writes,
+            "seconds": self.seconds,
+        }
 
 
 def _batches(items: Iterable[FileExtraction], size: int) -> Iterator[list[FileExtraction]]:
@@ -91,85 +100,53 @@ def _batches(items: Iterable[FileExtraction], size: int) -> Iterator[list[FileEx
         yield batch
 
 
-class _Writer:
-    """Writes code-graph changes for one project and counts every write."""
-
-    def __init__(self, db: Database, principal: str, project: str) -> None:
-        self.db = db
-        self.params = {"principal": principal, "project": project}
-        self.writes = 0
-
-    def run(self, tx: ManagedTransaction, query: str, **params: Any) -> None:
-        counters = tx.run(cypher(query), {**self.params, **params}).consume().counters
-        self.writes += sum(getattr(counters, name) for name in _WRITE_COUNTERS)
-
-    def existing_symbols(self, paths: Sequence[str]) -> dict[str, dict[str, Any]]:
-        records = self.db.read("code/symbols_of_files", paths=list(paths), **self.params)
-        return {record["key"]: dict(record) for record in records}
-
-    def write_batch(self, batch: Sequence[FileExtraction], summary: IndexSummary) -> None:
-        existing = self.existing_symbols([f.path for f in batch])
-        fresh: dict[str, tuple[FileExtraction, ExtractedSymbol]] = {
-            symbol.key: (extraction, symbol)
-            for extraction in batch
-            for symbol in extraction.symbols
-        }
-        created = [key for key in fresh if key not in existing]
-        removed = [key for key in existing if key not in fresh]
-        updates: list[dict[str, Any]] = []
-        links: list[dict[str, Any]] = []
-        for key, (extraction, symbol) in fresh.items():
-            old = existing.get(key)
-            if old is None:
-                links.append({"child": key, "parent": symbol.parent, "path": extraction.path})
-                continue
-            relink = old["parent"] != symbol.parent
-            if relink:
-                links.append({"child": key, "parent": symbol.parent, "path": extraction.path})
-            if old["hash"] != symbol.hash:
-                summary.symbols_changed += 1
-            if relink or (old["hash"], old["start_line"], old["end_line"]) != (
-                symbol.hash,
-                symbol.start_line,
-                symbol.end_line,
-            ):
-                props = {
-                    "key": key,
-                    "hash": symbol.hash,
-                    "start_line": symbol.start_line,
-                    "end_line": symbol.end_line,
-                }
-                updates.append({"props": props, "relink": relink})
-        summary.symbols_added += len(created)
-        summary.symbols_removed += len(removed)
-        files = [{"path": f.path, "blob": f.blob, "lang": f.lang, "error": f.error} for f in batch]
-        references = [list(ref) for extraction in batch for ref in extraction.references]
-        new_symbols = [_symbol_props(*fresh[key]) for key in created]
-
-        def work(tx: ManagedTransaction) -> None:
-            self.run(tx, "code/upsert_files", files=files)
-            if removed:
-                self.run(tx, "code/delete_symbols", keys=removed)
-            if new_symbols:
-                self.run(tx, "code/create_symbols", symbols=new_symbols)
-            if updates:
-                self.run(tx, "code/update_symbols", symbols=updates)
-            if links:
-                self.run(tx, "code/link_contains", links=links)
-            self.run(tx, "code/delete_references", paths=[f.path for f in batch])
-            if references:
-                self.run(tx, "code/create_references", references=references)
-            if created:
-                self.run(tx, "code/link_anchored", keys=created)
-                self.run(tx, "code/link_touched", keys=created)
-
-        self.db.write(work)
-
-    def delete_files(self, paths: Sequence[str]) -> None:
-        self.db.write(lambda tx: self.run(tx, "code/delete_files", paths=list(paths)))
+def _changes(
+    batch: Sequence[FileExtraction], existing: dict[str, StoredSymbol], summary: IndexSummary
+) -> CodeBatch:
+    """What to write for a batch of parsed files, given the symbols already stored."""
+    fresh: dict[str, tuple[FileExtraction, ExtractedSymbol]] = {
+        symbol.key: (extraction, symbol) for extraction in batch for symbol in extraction.symbols
+    }
+    changes = CodeBatch(
+        files=[{"path": f.path, "blob": f.blob, "lang": f.lang, "error": f.error} for f in batch],
+        removed=[key for key in existing if key not in fresh],
+        references=[ref for extraction in batch for ref in extraction.references],
+    )
+    for key, (extraction, symbol) in fresh.items():
+        old = existing.get(key)
+        if old is None:
+            changes.created.append(_symbol_props(extraction, symbol))
+            changes.links.append({"child": key, "parent": symbol.parent, "path": extraction.path})
+            continue
+        relink = old.parent != symbol.parent
+        if relink:
+            changes.links.append({"child": key, "parent": symbol.parent, "path": extraction.path})
+        if old.hash != symbol.hash:
+            summary.symbols_changed += 1
+        if relink or (old.hash, old.start_line, old.end_line) != (
+            symbol.hash,
+            symbol.start_line,
+            symbol.end_line,
+        ):
+            props: Row = {
+                "key": key,
+                "hash": symbol.hash,
+                "start_line": symbol.start_line,
+                "end_line": symbol.end_line,
+            }
+            changes.updated.append({"props": props, "relink": relink})
+    summary.symbols_added += len(changes.created)
+    summary.symbols_removed += len(changes.removed)
+    return changes
 
 
-def _symbol_props(extraction: FileExtraction, symbol: ExtractedSymbol) -> dict[str, Any]:
+def _write_batch(
+    writer: CodeGraphWriter, batch: Sequence[FileExtraction], summary: IndexSummary
+) -> None:
+    writer.write(_changes(batch, writer.symbols_of([f.path for f in batch]), summary))
+
+
+def _symbol_props(extraction: FileExtraction, symbol: ExtractedSymbol) -> dict[str, Scalar]:
     return {
         "key": symbol.key,
         "lang": extraction.lang,
@@ -192,7 +169,7 @@ def _read(root: Path, source: SourceFile) -> bytes | str:
 
 
 def _plan(
-    root: Path, listing: Listing, known: dict[str, tuple[str | None, str | None]]
+    root: Path, listing: Listing, known: dict[str, IndexedFile]
 ) -> tuple[list[Task], list[FileExtraction], int]:
     """Splits the listing into files to parse, files to record as failed, and skips."""
     tasks: list[Task] = []
@@ -206,7 +183,8 @@ def _plan(
         if isinstance(data, str):
             failed.append(FileExtraction(source.path, source.lang, "", error=data))
             continue
-        blob, error = known.get(source.path, (None, None))
+        indexed = known.get(source.path, IndexedFile(None, None))
+        blob, error = indexed.blob, indexed.error
         if blob == git_blob_id(data):
             if error is None:
                 skipped += 1
@@ -246,32 +224,28 @@ def index_code(
         raise InvalidInput(f"PATH: {root} is not a directory", field="PATH", rule="directory")
     root = Path(os.path.realpath(root))
     summary = IndexSummary(project=project, root=str(root))
-    writer = _Writer(db, principal, project)
+    writer = CodeGraphWriter(db, principal, project)
     if rebuild:
-        db.run_autocommit(cypher("code/delete_project"), **writer.params)
-    known = {
-        record["path"]: (record["blob"], record["error"])
-        for record in db.read("code/files", **writer.params)
-    }
+        writer.delete_all()
+    known = writer.indexed_files()
     listing = list_sources(root)
     summary.files_seen = len(listing.files) + len(listing.failures)
     summary.ignored = dict(sorted(Counter(listing.ignored).items()))
     tasks, failed, summary.files_skipped = _plan(root, listing, known)
     summary.failed = [{"path": f.path, "reason": f.error or ""} for f in failed]
-    failed = [f for f in failed if known.get(f.path) != (f.blob, f.error)]  # changed only
+    failed = [f for f in failed if known.get(f.path) != IndexedFile(f.blob, f.error)]  # changed
     present = {s.path for s in listing.files} | set(listing.failures)
     gone = sorted(path for path in known if path not in present)
     if gone:
-        existing = writer.existing_symbols(gone)
-        summary.symbols_removed += len(existing)
+        summary.symbols_removed += len(writer.symbols_of(gone))
         writer.delete_files(gone)
         summary.files_removed = len(gone)
     if failed:
-        writer.write_batch(failed, summary)
+        _write_batch(writer, failed, summary)
     done = 0
     results = parse_files(tasks, workers or os.cpu_count() or 1)
     for batch in _batches(results, WRITE_BATCH_FILES):
-        writer.write_batch(batch, summary)
+        _write_batch(writer, batch, summary)
         for extraction in batch:
             if extraction.error is None:
                 summary.files_parsed += 1

@@ -65,8 +65,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(summary.to_dict())
             return
-        data = summary.to_dict()
-        files, symbols = data["files"], data["symbols"]
+        files, symbols = summary.files, summary.symbols
         typer.echo(
             f"files: {files['seen']} seen, {files['parsed']} parsed, {files['skipped']} "
             f"unchanged, {files['removed']} removed, {files['failed']} failed"

@@ -213,11 +213,16 @@ def index_code(mem: GraphMem, args: schemas.IndexCodeArguments, defaults: Defaul
     summary = mem.index_code(
         _code_root(args.root, defaults), _project(args.project, defaults), rebuild=args.rebuild
     )
-    data = summary.to_dict()
-    result = schemas.CodeIndexed.model_validate(
-        {key: data[key] for key in schemas.CodeIndexed.model_fields}
+    result = schemas.CodeIndexed(
+        project=summary.project,
+        root=summary.root,
+        files=summary.files,
+        symbols=summary.symbols,
+        failed=summary.failed,
+        writes=summary.writes,
+        seconds=summary.seconds,
     )
-    files = result.files
+    files = summary.files
     text = (
         f"indexed {summary.project} at {summary.root}: {files['parsed']} parsed, "
         f"{files['skipped']} unchanged, {files['removed']} removed, {files['failed']} failed"

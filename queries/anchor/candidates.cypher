@@ -13,5 +13,4 @@ CALL (anchor) {
   WHERE s.principal = $principal AND s.project = $project
   RETURN s, 'same name' AS reason
 }
-RETURN anchor.key AS anchor, s.key AS key, s.qualname AS qualname, s.kind AS kind,
-       s.path AS path, reason
+RETURN anchor.key AS anchor, s.key AS key, s.qualname AS qualname, reason

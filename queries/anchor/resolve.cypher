@@ -8,5 +8,4 @@ CALL () {
 UNWIND $anchors AS anchor
 OPTIONAL MATCH (s:Symbol {principal: $principal, project: $project, key: anchor.key})
 OPTIONAL MATCH (f:File {principal: $principal, project: $project, path: anchor.path})
-RETURN anchor.key AS key, s.hash AS hash, f IS NOT NULL AS file_indexed,
-       f.error AS file_error, indexed
+RETURN anchor.key AS key, s.hash AS hash, f.error AS file_error, indexed

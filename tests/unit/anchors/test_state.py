@@ -1,4 +1,4 @@
-"""Anchor states and penalties (design §4 table) and candidate ranking."""
+"""Anchor states and weights (design §4 table) and candidate ranking."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from graphmem.anchors.state import ANCHOR_WEIGHT, _rank_candidates, classify
 from graphmem.models import AnchorState
+from graphmem.store.codegraph import NearbySymbol
 
 KEY = "python:billing/invoice.py::Invoice.total#method"
 
@@ -69,7 +70,7 @@ def test_candidates_rank_same_content_then_name_then_similar() -> None:
             "reason": "same name",
         },
     ]
-    ranked = _rank_candidates(KEY, rows)
+    ranked = _rank_candidates(KEY, [NearbySymbol(**row) for row in rows])
     assert [(c.key.split("::")[1], c.reason) for c in ranked] == [
         ("Invoice.total#method", "same content"),
         ("Other.total#method", "same name"),
