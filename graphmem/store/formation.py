@@ -1,25 +1,135 @@
-"""The write side of formation (design §6): one transaction per episode.
+"""Formation's store (design §6): what the gates read, and one commit per episode.
 
-The pipeline in :mod:`graphmem.formation.pipeline` decides; this module commits what
-it decided, all-or-nothing, with one ``:MemoryEvent`` per change. The episode is
-marked consolidated first, under the clock lock, so a repeated or concurrent run of
-the same episode writes nothing.
+The pipeline in :mod:`graphmem.formation.pipeline` decides from what the readers here
+return; :func:`commit_formation` writes what it decided, all-or-nothing, with one
+``:MemoryEvent`` per change. The episode is marked consolidated first, under the
+clock lock, so a repeated or concurrent run of the same episode writes nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.models import Authority, NewBelief, Scope
-from graphmem.store.database import Database, run
+from graphmem.models import Authority, BeliefType, CorrectionKind, EvidenceRole, NewBelief, Scope
+from graphmem.store.database import Database, Scalar, run
 from graphmem.store.memory import PendingBelief, insert_beliefs
 
 REJECTED_LOG_WINDOW = 10_000
 """Rejected candidates kept per principal in the event log (newest first)."""
+
+
+# --- what the gates read ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredCorrection:
+    """A durable correction (``:Rejection``) as formation replays it, by content."""
+
+    kind: CorrectionKind
+    type: BeliefType
+    subject: str | None
+    statement: str
+    """The corrected statement."""
+    replacement: str | None
+    """For ``changed``: what is true instead."""
+    project: str | None
+    """For ``not_here``: the project it does not apply to."""
+
+
+@dataclass(frozen=True)
+class LiveBelief:
+    """A live belief the novelty gate may reinforce instead of adding a copy."""
+
+    seq: int
+    id: str
+    type: BeliefType
+    statement: str
+    subject: str | None
+
+
+@dataclass(frozen=True)
+class HeldBack:
+    """A candidate the trust gate held back: evidence a trusted episode may affirm."""
+
+    statement: str
+    subject: str | None
+    type: BeliefType
+    episode_id: str
+    role: EvidenceRole
+
+
+Slot = tuple[str, BeliefType]
+"""A single-valued slot: (subject, type)."""
+
+
+def forgotten_digests(db: Database, principal: str, digests: Sequence[str]) -> set[str]:
+    """Which of these content digests the principal has forgotten (rule 7)."""
+    if not digests:
+        return set()
+    records = db.read("formation/tombstoned", principal=principal, digests=sorted(set(digests)))
+    return {str(record["digest"]) for record in records}
+
+
+def corrections(db: Database, principal: str) -> list[StoredCorrection]:
+    """Every correction of the principal, oldest first (rule 6)."""
+    return [
+        StoredCorrection(
+            kind=CorrectionKind(r["kind"]),
+            type=BeliefType(r["type"]),
+            subject=r["subject"],
+            statement=r["statement"],
+            replacement=r["replacement"],
+            project=r["project"],
+        )
+        for r in db.read("formation/rejections", principal=principal)
+    ]
+
+
+def live_beliefs(db: Database, principal: str, seqs: Sequence[int]) -> dict[int, LiveBelief]:
+    """The live beliefs among these creation seqs, by seq."""
+    records = db.read("formation/live_by_seq", principal=principal, seqs=list(seqs))
+    return {
+        r["seq"]: LiveBelief(r["seq"], r["id"], BeliefType(r["type"]), r["statement"], r["subject"])
+        for r in records
+    }
+
+
+def slot_holders(
+    db: Database, principal: str, slots: Sequence[Slot]
+) -> dict[Slot, tuple[str, Authority]]:
+    """The newest live holder of each slot: (belief id, its authority)."""
+    holders: dict[Slot, tuple[str, Authority]] = {}
+    records = db.read(
+        "formation/slot_holders",
+        principal=principal,
+        slots=[{"subject": subject, "type": kind.value} for subject, kind in slots],
+    )
+    for record in records:
+        slot = (str(record["subject"]), BeliefType(record["type"]))
+        holders.setdefault(slot, (str(record["id"]), Authority(record["authority"])))
+    return holders
+
+
+def held_back(db: Database, principal: str, limit: int) -> list[HeldBack]:
+    """The newest candidates the trust gate held back."""
+    records = db.read("formation/untrusted_candidates", principal=principal, limit=limit)
+    return [
+        HeldBack(
+            statement=r["statement"],
+            subject=r["subject"],
+            type=BeliefType(r["belief_type"]),
+            episode_id=r["episode_id"],
+            role=EvidenceRole(r["role"]),
+        )
+        for r in records
+    ]
+
+
+# --- the commit ------------------------------------------------------------------------
 
 
 @dataclass
@@ -29,7 +139,9 @@ class FormationWrites:
     episode_id: str
     policy_version: str
     actor: Authority
-    created: list[tuple[str, NewBelief, dict[str, Any]]] = field(default_factory=list)
+    created: list[tuple[str, NewBelief, dict[str, Scalar | list[str]]]] = field(
+        default_factory=list
+    )
     """(new id, belief, extra properties)."""
     reinforcements: list[dict[str, str]] = field(default_factory=list)
     """{belief_id, episode_id, role}."""
@@ -37,8 +149,8 @@ class FormationWrites:
     """(old id, new id, reason)."""
     conflicts: list[tuple[str, str]] = field(default_factory=list)
     """(new id, slot holder id)."""
-    rejections: list[dict[str, Any]] = field(default_factory=list)
-    """{gate, statement, digest, role, similar_to, similarity}."""
+    rejections: list[dict[str, Scalar]] = field(default_factory=list)
+    """{gate, statement, subject, belief_type, digest, role, similar_to, similarity}."""
 
 
 @dataclass(frozen=True)
