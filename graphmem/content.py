@@ -1,7 +1,8 @@
-"""Content rules every path shares: how text is compared, digested and keyed.
+"""Content rules every path shares: comparing, digesting and keying content.
 
 Formation, corrections, forgetting and recall all compare content through these
-functions, so two paths can never disagree on whether two statements are the same.
+functions, so two paths can never disagree on whether two statements are the same;
+code anchors and the store name symbols with the same key format.
 """
 
 from __future__ import annotations
@@ -44,3 +45,26 @@ def statement_digest(statement: str, subject: str | None = None) -> str:
 def principal_key(principal: str) -> str:
     """The principal as one Lucene token (see migration 006); the same in Cypher there."""
     return "pk_" + re.sub(r"[.:/@+-]", "_", principal.lower())
+
+
+def symbol_key(lang: str, path: str, qualname: str, kind: str, collision: int = 1) -> str:
+    """Returns ``{lang}:{path}::{qualname}#{kind}``, with ``~N`` for the Nth collision.
+
+    Args:
+        lang: The language name (python, typescript, ...).
+        path: The repository-relative POSIX path.
+        qualname: Enclosing definitions and the name, joined with ``.``.
+        kind: function, method, class, interface, enum, type, constructor or module.
+        collision: 1 for the first sibling with this qualname and kind; 2, 3, ... for
+            later ones, which get ``~2``, ``~3`` appended.
+    """
+    key = f"{lang}:{path}::{qualname}#{kind}"
+    return key if collision == 1 else f"{key}~{collision}"
+
+
+def split_key(key: str) -> tuple[str, str, str, str]:
+    """Returns (lang, path, qualname, kind) of a key (any ``~N`` stays on the kind)."""
+    lang, rest = key.split(":", 1)
+    path, symbol = rest.split("::", 1)
+    qualname, kind = symbol.rsplit("#", 1)
+    return lang, path, qualname, kind

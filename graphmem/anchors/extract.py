@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from graphmem.anchors.keys import git_blob_id, symbol_hash, symbol_key
+from graphmem.anchors.keys import git_blob_id, symbol_hash
 from graphmem.anchors.languages import LoadedLanguage
+from graphmem.content import symbol_key
 
 _CONTAINER_KINDS = frozenset({"class", "interface", "enum", "scope"})
 

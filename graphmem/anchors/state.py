@@ -10,8 +10,8 @@ import difflib
 from collections.abc import Sequence
 from typing import Protocol
 
-from graphmem.anchors.keys import split_key
 from graphmem.anchors.languages import language_named
+from graphmem.content import split_key
 from graphmem.models import AnchorCandidate, AnchorState, AnchorStatus
 from graphmem.store.codegraph import NearbySymbol, nearby_symbols, resolve_anchors
 from graphmem.store.database import Database

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from neo4j import ManagedTransaction
 
-from graphmem.anchors.keys import split_key
+from graphmem.content import split_key
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.models import AnchorRef
 from graphmem.store.database import run

@@ -6,7 +6,8 @@ import hashlib
 import subprocess
 from pathlib import Path
 
-from graphmem.anchors.keys import git_blob_id, normalise, split_key, symbol_hash, symbol_key
+from graphmem.anchors.keys import git_blob_id, normalise, symbol_hash
+from graphmem.content import split_key, symbol_key
 
 
 def test_key_format_and_collision_suffix() -> None:
