@@ -6,13 +6,13 @@ from typing import Annotated
 
 import typer
 
+from graphmem._resources import data_path
 from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
 from graphmem.client import GraphMem
 from graphmem.demo import BROWSER_QUERY, run_demo
 from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
 from graphmem.server.manager import start_server
 from graphmem.settings import resolve_data_dir
-from graphmem.store.cypher import queries_dir
 
 
 def _silent(line: str) -> None:
@@ -57,4 +57,4 @@ def register(app: typer.Typer) -> None:
             say(f"  login  {server.user} / the password in {server.password_file}")
         say(f"  paste  {parameter}")
         say(f"  then   {BROWSER_QUERY}")
-        say(f"  style  :style, then paste {queries_dir() / 'browser' / 'graphmem.grass'}")
+        say(f"  style  :style, then paste {data_path('queries') / 'browser' / 'graphmem.grass'}")

@@ -11,8 +11,9 @@ from pathlib import Path
 from graphmem._resources import data_path
 from graphmem.errors import ServerStartFailed
 from graphmem.server.info import ServerInfo, ensure_password
-from graphmem.server.probe import bolt_answers, ensure_ports_free, wait_until
+from graphmem.server.probe import ensure_ports_free, wait_until
 from graphmem.settings import DEFAULT_USER
+from graphmem.store.database import bolt_answers
 
 
 def docker_engine_answers() -> bool:

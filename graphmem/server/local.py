@@ -18,8 +18,9 @@ from graphmem._resources import data_path
 from graphmem.errors import ServerError, ServerStartFailed
 from graphmem.server.info import ServerInfo, ensure_password
 from graphmem.server.java import find_java
-from graphmem.server.probe import bolt_answers, ensure_ports_free, http_answers, wait_until
+from graphmem.server.probe import ensure_ports_free, http_answers, wait_until
 from graphmem.settings import DEFAULT_USER
+from graphmem.store.database import bolt_answers
 
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474

@@ -8,8 +8,8 @@ from graphmem.errors import DatabaseUnavailable
 from graphmem.server.docker import DockerServer, docker_engine_answers
 from graphmem.server.info import ServerInfo, write_connection_record
 from graphmem.server.local import START_TIMEOUT_S, LocalServer
-from graphmem.server.probe import bolt_answers
 from graphmem.settings import configured_connection, read_connection_record
+from graphmem.store.database import bolt_answers
 
 
 def managed_home(data_dir: Path) -> Path:

@@ -1,4 +1,4 @@
-"""Checks whether ports are free and whether Bolt and HTTP answer."""
+"""Checks whether ports are free and whether HTTP answers (Bolt: store.database)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-
-from neo4j import GraphDatabase
-from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from graphmem.errors import PortInUse
 
@@ -44,16 +41,6 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
-
-
-def bolt_answers(uri: str, user: str, password: str) -> bool:
-    """True when a Bolt server at ``uri`` accepts these credentials."""
-    try:
-        with GraphDatabase.driver(uri, auth=(user, password), connection_timeout=3.0) as driver:
-            driver.verify_connectivity()
-            return True
-    except (DriverError, Neo4jError, AuthError, OSError):
-        return False
 
 
 def http_answers(url: str, timeout: float = 3.0) -> bool:

@@ -85,6 +85,16 @@ def translate_driver_errors(settings: ConnectionSettings) -> Iterator[None]:
         raise DatabaseError(f"Neo4j driver error: {error}") from error
 
 
+def bolt_answers(uri: str, user: str, password: str) -> bool:
+    """True when a Bolt server at ``uri`` accepts these credentials."""
+    try:
+        with GraphDatabase.driver(uri, auth=(user, password), connection_timeout=3.0) as driver:
+            driver.verify_connectivity()
+            return True
+    except (DriverError, Neo4jError, AuthError, OSError):
+        return False
+
+
 def run(tx: ManagedTransaction, query: str, /, **params: Any) -> list[neo4j.Record]:
     """Runs the named query inside a transaction and returns all its records."""
     return list(tx.run(cypher(query), params))

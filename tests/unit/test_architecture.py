@@ -1,0 +1,156 @@
+"""Design §8's directions of dependency, held by walking every import in graphmem.
+
+Module-level and function-level imports both count. A query runs only in store/: no
+module outside it imports neo4j or the query loader, or calls ``read``/``write`` with a
+query name.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "graphmem"
+STORE_READERS = {"graphmem.store.database", "graphmem.store.codegraph"}
+"""What anchors/ may use of store: the connection type and the code graph (never a
+memory writer, rule 1)."""
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    imported: str
+    line: int
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolve(module: str, node: ast.ImportFrom, is_package: bool) -> str:
+    if node.level == 0:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def _imports() -> list[Import]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found += [Import(module, alias.name, node.lineno) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                target = _resolve(module, node, path.name == "__init__.py")
+                found.append(Import(module, target, node.lineno))
+                # `from graphmem.store import recall` imports graphmem.store.recall
+                found += [
+                    Import(module, f"{target}.{alias.name}", node.lineno) for alias in node.names
+                ]
+    return found
+
+
+IMPORTS = _imports()
+
+
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _violations(
+    importers: str, forbidden: tuple[str, ...], allowed: tuple[str, ...] = ()
+) -> list[str]:
+    return sorted(
+        f"{edge.importer}:{edge.line} imports {edge.imported}"
+        for edge in IMPORTS
+        if _inside(edge.importer, importers)
+        and any(_inside(edge.imported, f) for f in forbidden)
+        and not any(_inside(edge.importer, a) for a in allowed)
+    )
+
+
+def test_the_walk_sees_the_package() -> None:
+    importers = {edge.importer for edge in IMPORTS}
+    assert {"graphmem.client", "graphmem.store.recall", "graphmem.recall.engine"} <= importers
+
+
+def test_only_store_imports_neo4j_or_the_query_loader() -> None:
+    outside = sorted(
+        f"{edge.importer}:{edge.line} imports {edge.imported}"
+        for edge in IMPORTS
+        if not _inside(edge.importer, "graphmem.store")
+        and (_inside(edge.imported, "neo4j") or _inside(edge.imported, "graphmem.store.cypher"))
+    )
+    assert outside == []
+
+
+def test_only_store_runs_a_named_query() -> None:
+    runs = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        if _inside(module, "graphmem.store"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in {"read", "write", "run_autocommit"}
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and "/" in node.args[0].value
+            ):
+                runs.append(f"{module}:{node.lineno} runs {node.args[0].value}")
+    assert runs == []
+
+
+@pytest.mark.parametrize("module", ["graphmem.models", "graphmem.errors"])
+def test_models_and_errors_import_nothing_of_graphmem(module: str) -> None:
+    assert [e for e in IMPORTS if e.importer == module and _inside(e.imported, "graphmem")] == []
+
+
+def test_store_knows_no_logic_above_it() -> None:
+    above = (
+        "graphmem.recall",
+        "graphmem.formation",
+        "graphmem.anchors",
+        "graphmem.vectors",
+        "graphmem.client",
+        "graphmem.cli",
+        "graphmem.serve",
+        "graphmem.bench",
+    )
+    assert _violations("graphmem.store", above) == []
+
+
+def test_recall_never_imports_formation() -> None:
+    assert _violations("graphmem.recall", ("graphmem.formation",)) == []
+
+
+def test_anchors_never_import_a_memory_writer() -> None:
+    used = {
+        ".".join(edge.imported.split(".")[:3])
+        for edge in IMPORTS
+        if _inside(edge.importer, "graphmem.anchors") and _inside(edge.imported, "graphmem.store")
+    }
+    assert used <= STORE_READERS
+
+
+def test_nothing_imports_cli_serve_or_bench() -> None:
+    for package in ("graphmem.cli", "graphmem.serve", "graphmem.bench"):
+        importers = sorted(
+            f"{edge.importer}:{edge.line}"
+            for edge in IMPORTS
+            if _inside(edge.imported, package)
+            and not _inside(edge.importer, package)
+            and not _inside(edge.importer, "graphmem.cli")  # the CLI is the top
+            and edge.importer != "graphmem.__main__"  # python -m graphmem
+        )
+        assert importers == [], package
