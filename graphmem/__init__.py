@@ -3,10 +3,12 @@
 The public API is exactly what this module exports; everything else is internal.
 """
 
+from graphmem.admin import Admin, IssuedToken
 from graphmem.anchors.sync import IndexSummary
 from graphmem.async_client import AsyncGraphMem
 from graphmem.client import GraphMem
 from graphmem.errors import (
+    ClientClosed,
     ConcurrentWrite,
     ConfigError,
     DatabaseError,
@@ -24,6 +26,7 @@ from graphmem.errors import (
 )
 from graphmem.formation.extract import Candidate, Extractor
 from graphmem.models import (
+    AccessToken,
     AnchorCandidate,
     AnchorRef,
     AnchorState,
@@ -65,6 +68,8 @@ from graphmem.vectors.protocol import Embedder
 __version__ = "0.1.0"
 
 __all__ = [
+    "AccessToken",
+    "Admin",
     "AnchorCandidate",
     "AnchorRef",
     "AnchorState",
@@ -77,6 +82,7 @@ __all__ = [
     "BeliefState",
     "BeliefType",
     "Candidate",
+    "ClientClosed",
     "ConcurrentWrite",
     "ConfigError",
     "Conflict",
@@ -101,6 +107,7 @@ __all__ = [
     "HistoryEntry",
     "IndexSummary",
     "InvalidInput",
+    "IssuedToken",
     "JavaNotFound",
     "MigrationError",
     "NewBelief",

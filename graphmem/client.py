@@ -14,6 +14,7 @@ from graphmem.anchors.sync import IndexSummary, index_code
 from graphmem.content import is_name
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.formation import pipeline as formation
+from graphmem.formation import rederive as rederivation
 from graphmem.formation.extract import Extractor, StructuredExtractor
 from graphmem.models import (
     DEFAULT_CONFIDENCE,
@@ -56,7 +57,6 @@ from graphmem.settings import (
     resolve_principal,
 )
 from graphmem.store import corrections, events, memory, traces
-from graphmem.store import formation as formation_store
 from graphmem.store.database import Database, Value
 from graphmem.store.migrations import apply_migrations
 from graphmem.store.traces import OPERATOR_PREFIX
@@ -411,25 +411,13 @@ class GraphMem:
         """
         checked = parse(FormationPolicy, policy if policy is not None else {})
         checked = parse(FormationPolicy, {**checked.model_dump(), "version": policy_version})
-        retired = formation_store.reset_formation(
-            self._db, self.principal, checked.version, checked.authority
-        )
-        done = created = reinforced = rejected = 0
-        while batch := self.unconsolidated(1_000):
-            for episode_id in batch:
-                result = self.consolidate(episode_id, policy=checked)
-                created += len(result.created)
-                reinforced += len(result.reinforced)
-                rejected += len(result.rejected)
-                done += 1
-                progress(done)
-        return RederivationSummary(
-            policy_version=checked.version,
-            retired=retired,
-            episodes=done,
-            created=created,
-            reinforced=reinforced,
-            rejected=rejected,
+        return rederivation.rederive(
+            self._db,
+            self.principal,
+            self._recall.view("belief"),
+            checked,
+            StructuredExtractor(),
+            progress,
         )
 
     def correct(

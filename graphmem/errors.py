@@ -12,6 +12,7 @@ JSON-safe values) for programs, and the CLI's exit code for its cause::
     │   │                           superseded, retired...): retrying gives the same
     │   └── ConcurrentWrite      6  other writers changed what it rests on: retry it
     ├── ConfigError              7  settings missing or malformed (what to set, where)
+    ├── ClientClosed             9  the client was closed; open a new one
     ├── DatabaseUnavailable      3  Neo4j cannot be reached or refused the credentials
     ├── DatabaseError            3  Neo4j refused a statement (e.g. no such database)
     ├── MigrationError           3  the schema migrations cannot be applied
@@ -108,6 +109,12 @@ class ConfigError(GraphMemError):
     """A required setting is missing or malformed."""
 
     exit_code = 7
+
+
+class ClientClosed(GraphMemError):
+    """A closed client was used; open a new one."""
+
+    exit_code = 9
 
 
 class DatabaseUnavailable(GraphMemError):

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from graphmem.admin import Admin
 from graphmem.client import GraphMem
 from graphmem.settings import resolve_data_dir
-from graphmem.store.database import Database
 from graphmem.store.ids import new_id
-from graphmem.store.memory import delete_principal
 from graphmem.vectors.views import remove_views
 
 
@@ -23,9 +22,15 @@ def scratch_memory() -> Iterator[GraphMem]:
         try:
             yield memory
         finally:
-            cleanup = Database(memory.settings)
+            settings = memory.settings
             try:
-                delete_principal(cleanup, memory.principal)
+                with Admin(
+                    uri=settings.uri,
+                    user=settings.user,
+                    password=settings.password,
+                    database=settings.database,
+                    migrate=False,
+                ) as admin:
+                    admin.delete_principal(memory.principal)
             finally:
-                cleanup.close()
                 remove_views(resolve_data_dir() / "views", memory.principal)

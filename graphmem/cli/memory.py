@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from graphmem.admin import Admin
 from graphmem.cli._common import (
     DataDirOption,
     JsonOption,
@@ -17,9 +18,6 @@ from graphmem.cli._common import (
 )
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.models import Belief, Episode
-from graphmem.settings import resolve_connection
-from graphmem.store.database import Database
-from graphmem.store.migrations import apply_migrations
 
 EvidenceOption = Annotated[
     list[str] | None, typer.Option("--evidence", help="Episode id (repeatable).")
@@ -96,12 +94,8 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def init(data_dir: DataDirOption = None, as_json: JsonOption = False) -> None:
         """Apply the schema migrations (constraints, indexes, full-text indexes)."""
-        db = Database(resolve_connection(data_dir=data_dir))
-        try:
-            db.verify()
-            applied = apply_migrations(db)
-        finally:
-            db.close()
+        with Admin(data_dir=data_dir) as admin:
+            applied = admin.applied
         if as_json:
             print_json({"applied": applied})
         else:

@@ -1,12 +1,11 @@
 """Serving commands: mcp (stdio), serve (HTTP) and token (the HTTP server's tokens)."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from graphmem.admin import Admin
 from graphmem.cli._common import (
     DataDirOption,
     JsonOption,
@@ -18,11 +17,8 @@ from graphmem.cli._common import (
 from graphmem.content import is_name
 from graphmem.errors import ConfigError, InvalidInput, PortInUse
 from graphmem.models import AccessToken
-from graphmem.serve import tokens
 from graphmem.serve.tools import Defaults
-from graphmem.settings import resolve_connection, resolve_data_dir
-from graphmem.store.database import Database
-from graphmem.store.migrations import apply_migrations
+from graphmem.settings import resolve_data_dir
 
 DEFAULT_PORT = 8765
 
@@ -60,17 +56,6 @@ def _code_root(root: Path | None) -> Path | None:
     if not root.is_dir():
         raise InvalidInput(f"--code-root: {root} is not a directory", field="code_root")
     return root.resolve()
-
-
-@contextmanager
-def _database(data_dir: Path | None) -> Iterator[Database]:
-    db = Database(resolve_connection(data_dir=data_dir))
-    try:
-        db.verify()
-        apply_migrations(db)
-        yield db
-    finally:
-        db.close()
 
 
 def _token_json(record: AccessToken) -> dict[str, str | None]:
@@ -133,10 +118,10 @@ def register(app: typer.Typer) -> None:
                 rule="port_free",
             )
         directory = resolve_data_dir(data_dir)
-        with _database(data_dir) as db:
-            live = [t for t in tokens.list_tokens(db) if not t.revoked]
-            pool = ClientPool(db.settings, directory)
-            app = http_app(db, pool, Defaults(code_root=_code_root(code_root)), host=host)
+        with Admin(data_dir=data_dir) as admin:
+            live = [t for t in admin.list_tokens() if not t.revoked]
+            pool = ClientPool(admin.settings, directory)
+            app = http_app(admin, pool, Defaults(code_root=_code_root(code_root)), host=host)
             typer.echo(f"graphmem serve: http://{host}:{port}{MCP_PATH}", err=True)
             if not live:
                 typer.echo(
@@ -160,8 +145,8 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Create a token; it is printed this once and only its sha256 is kept."""
-        with _database(data_dir) as db:
-            issued = tokens.create_token(db, principal, name)
+        with Admin(data_dir=data_dir) as admin:
+            issued = admin.create_token(principal, name)
         if as_json:
             print_json({"id": issued.record.id, "principal": principal, "token": issued.secret})
             return
@@ -182,8 +167,8 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """List tokens (never their secrets), revoked ones included."""
-        with _database(data_dir) as db:
-            records = tokens.list_tokens(db, principal)
+        with Admin(data_dir=data_dir) as admin:
+            records = admin.list_tokens(principal)
         if as_json:
             print_json([_token_json(record) for record in records])
             return
@@ -202,8 +187,8 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Revoke a token: the next request that carries it gets 401."""
-        with _database(data_dir) as db:
-            record = tokens.revoke_token(db, token_id)
+        with Admin(data_dir=data_dir) as admin:
+            record = admin.revoke_token(token_id)
         if as_json:
             print_json(_token_json(record))
         else:

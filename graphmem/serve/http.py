@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
-from functools import partial
 from typing import Any
 
 import anyio
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from graphmem.admin import Admin
 from graphmem.errors import GraphMemError
 from graphmem.serve.clients import ClientPool
 from graphmem.serve.server import Context, MemoryServer
-from graphmem.serve.tokens import authenticate
 from graphmem.serve.tools import Defaults
-from graphmem.store.database import Database
 
 MCP_PATH = "/mcp"
 _PRINCIPAL_KEY = "graphmem.principal"
@@ -97,12 +95,12 @@ def principal_of_request(ctx: Context) -> str:
 
 
 def http_app(
-    db: Database, clients: ClientPool, defaults: Defaults, host: str = "127.0.0.1"
+    admin: Admin, clients: ClientPool, defaults: Defaults, host: str = "127.0.0.1"
 ) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     """The ASGI app: MCP streamable HTTP at :data:`MCP_PATH`, behind :class:`BearerAuth`.
 
     Args:
-        db: Where tokens are looked up.
+        admin: Where tokens are looked up.
         clients: Each principal's client.
         defaults: The code root (``index_code`` is offered only with one).
         host: The host it is served on (on loopback, Host and Origin headers are
@@ -110,4 +108,4 @@ def http_app(
     """
     memory = MemoryServer(clients.get, principal_of_request, defaults)
     app = memory.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-    return BearerAuth(app, partial(authenticate, db))
+    return BearerAuth(app, admin.principal_of_token)

@@ -16,6 +16,7 @@ import time
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 
+from graphmem.errors import ClientClosed
 from graphmem.store.database import Database, Value, plain, run
 
 BATCH_SECONDS = 0.25
@@ -81,10 +82,10 @@ class TraceWriter:
         """Queues one trace for writing.
 
         Raises:
-            RuntimeError: The writer was closed (the client is closed).
+            ClientClosed: The writer was closed (the client is closed).
         """
         if not self._thread.is_alive():
-            raise RuntimeError("recall traces: the client is closed")
+            raise ClientClosed("this client is closed; open a new GraphMem to recall")
         self._queue.put(trace)
 
     def flush(self) -> None:

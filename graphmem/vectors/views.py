@@ -21,6 +21,7 @@ import shutil
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -43,13 +44,25 @@ _REMOVED: dict[str, tuple[str, ...]] = {
 SYNC_BATCH = 2_000
 FAISS_THREADS = 1
 """One query scans on one thread: with more, OpenMP fights onnxruntime and Neo4j for
-the same cores (measured at 100k vectors: 35 ms with 2 threads, 13 ms with 1)."""
+the same cores (measured at 100k vectors: 35 ms with 2 threads, 13 ms with 1).
+
+FAISS has only a process-wide OpenMP setting. graphmem sets it once, when its first
+view opens (``GRAPHMEM_FAISS_THREADS`` overrides the number), and an HNSW build
+raises it to every core for the build only, under a lock, restoring what it found."""
 DEFAULT_EXACT_MAX = 50_000
 """Above this many vectors the view turns approximate (GRAPHMEM_FAISS_EXACT_MAX)."""
 HNSW_NEIGHBOURS = 32
 HNSW_EF_CONSTRUCTION = 40
 HNSW_EF_SEARCH = 128
 REBUILD_REMOVED_SHARE = 0.1
+
+
+_OMP_LOCK = threading.Lock()
+
+
+@cache
+def _set_search_threads() -> None:
+    faiss.omp_set_num_threads(int(os.environ.get("GRAPHMEM_FAISS_THREADS") or FAISS_THREADS))
 
 
 @dataclass(frozen=True)
@@ -103,7 +116,7 @@ class SemanticView:
         directory: Path | None = None,
         exact_max: int | None = None,
     ) -> None:
-        faiss.omp_set_num_threads(FAISS_THREADS)
+        _set_search_threads()
         self._feed = feed
         self.principal = principal
         self.surface = surface
@@ -195,11 +208,13 @@ class SemanticView:
             return
         vectors, ids = _contents(self.index)
         keep = ~np.isin(ids, list(self.removed)) if self.removed else np.ones(len(ids), bool)
-        faiss.omp_set_num_threads(os.cpu_count() or 1)  # building may use every core
-        try:
-            self.index = _approximate_index(self.embedder.dim, vectors[keep], ids[keep])
-        finally:
-            faiss.omp_set_num_threads(FAISS_THREADS)
+        with _OMP_LOCK:  # building may use every core; searching uses FAISS_THREADS
+            before = faiss.omp_get_max_threads()
+            faiss.omp_set_num_threads(os.cpu_count() or 1)
+            try:
+                self.index = _approximate_index(self.embedder.dim, vectors[keep], ids[keep])
+            finally:
+                faiss.omp_set_num_threads(before)
         self.approximate = True
         self.removed = set()
         self._present = set(ids[keep].tolist())

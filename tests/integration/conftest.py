@@ -18,6 +18,7 @@ import pytest
 from neo4j import GraphDatabase
 
 from graphmem import GraphMem
+from graphmem.admin import Admin
 from graphmem.server.docker import docker_engine_answers
 from graphmem.server.local import LocalServer
 from graphmem.server.probe import free_port
@@ -69,6 +70,19 @@ def neo4j_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connect
     yield settings
     for _ in source:  # run the generator's cleanup
         pass
+
+
+@pytest.fixture
+def admin(neo4j_settings: ConnectionSettings) -> Iterator[Admin]:
+    """The operator's handle on the test server (schema, tokens, principals)."""
+    handle = Admin(
+        uri=neo4j_settings.uri,
+        user=neo4j_settings.user,
+        password=neo4j_settings.password,
+        migrate=False,
+    )
+    yield handle
+    handle.close()
 
 
 @pytest.fixture

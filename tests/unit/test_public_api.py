@@ -6,6 +6,10 @@ import graphmem
 from graphmem import errors
 
 PUBLIC = {
+    "ClientClosed",
+    "AccessToken",
+    "Admin",
+    "IssuedToken",
     "ConcurrentWrite",
     "WriteConflict",
     "Arm",
@@ -91,6 +95,7 @@ def test_each_cause_has_its_own_exit_code() -> None:
         errors.ConfigError: 7,
         errors.ServerError: 8,
         errors.PortInUse: 8,
+        errors.ClientClosed: 9,
     }
     for error, code in codes.items():
         assert error("x").exit_code == code, error

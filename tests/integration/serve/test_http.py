@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import anyio
 
+from graphmem.admin import Admin
 from graphmem.serve.server import snapshot_uri
-from graphmem.serve.tokens import create_token, revoke_token
-from graphmem.store.database import Database
 from graphmem.store.ids import new_id
 from tests.integration.conftest import Graph
 from tests.integration.serve.conftest import HttpServer
@@ -18,8 +17,8 @@ def _principal() -> str:
     return f"test-{new_id()}"
 
 
-def test_the_memory_loop_over_http(http_server: HttpServer, database: Database) -> None:
-    token = create_token(database, _principal(), "loop").secret
+def test_the_memory_loop_over_http(http_server: HttpServer, admin: Admin) -> None:
+    token = admin.create_token(_principal(), "loop").secret
 
     async def scenario() -> None:
         async with http_server.client(token) as mcp:
@@ -52,12 +51,10 @@ def test_the_memory_loop_over_http(http_server: HttpServer, database: Database) 
     anyio.run(scenario)
 
 
-def test_tokens_isolate_principals(
-    http_server: HttpServer, database: Database, graph: Graph
-) -> None:
+def test_tokens_isolate_principals(http_server: HttpServer, admin: Admin, graph: Graph) -> None:
     alice, bob = _principal(), _principal()
-    alice_token = create_token(database, alice).secret
-    bob_token = create_token(database, bob).secret
+    alice_token = admin.create_token(alice).secret
+    bob_token = admin.create_token(bob).secret
 
     async def scenario() -> None:
         async with http_server.client(alice_token) as a:
@@ -121,11 +118,11 @@ def test_tokens_isolate_principals(
 
 
 def test_missing_wrong_and_revoked_tokens_get_401_and_write_nothing(
-    http_server: HttpServer, database: Database, graph: Graph
+    http_server: HttpServer, admin: Admin, graph: Graph
 ) -> None:
     principal = _principal()
-    issued = create_token(database, principal)
-    revoke_token(database, issued.record.id)
+    issued = admin.create_token(principal)
+    admin.revoke_token(issued.record.id)
     call = {
         "jsonrpc": "2.0",
         "id": 1,

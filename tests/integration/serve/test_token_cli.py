@@ -7,15 +7,14 @@ import json
 
 from typer.testing import CliRunner
 
+from graphmem.admin import Admin
 from graphmem.cli import app
-from graphmem.serve.tokens import authenticate
-from graphmem.store.database import Database
 from tests.integration.conftest import Graph
 
 runner = CliRunner()
 
 
-def test_create_list_revoke(neo4j_env: dict[str, str], database: Database, graph: Graph) -> None:
+def test_create_list_revoke(neo4j_env: dict[str, str], admin: Admin, graph: Graph) -> None:
     principal = neo4j_env["GRAPHMEM_PRINCIPAL"]
     created = runner.invoke(
         app,
@@ -25,7 +24,7 @@ def test_create_list_revoke(neo4j_env: dict[str, str], database: Database, graph
     assert created.exit_code == 0, created.output
     issued = json.loads(created.stdout)
     assert set(issued) == {"id", "principal", "token"} and issued["principal"] == principal
-    assert authenticate(database, issued["token"]) == principal
+    assert admin.principal_of_token(issued["token"]) == principal
 
     stored = graph.query(
         "MATCH (t:AccessToken {id: $id}) RETURN properties(t) AS p", id=issued["id"]
@@ -43,7 +42,7 @@ def test_create_list_revoke(neo4j_env: dict[str, str], database: Database, graph
 
     revoked = runner.invoke(app, ["token", "revoke", issued["id"], "--json"], env=neo4j_env)
     assert revoked.exit_code == 0 and json.loads(revoked.stdout)["revoked_at"]
-    assert authenticate(database, issued["token"]) is None
+    assert admin.principal_of_token(issued["token"]) is None
 
     unknown = runner.invoke(
         app, ["token", "revoke", "01a230d6-c141-7277-87f4-60f7710e9f0a"], env=neo4j_env

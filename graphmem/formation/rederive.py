@@ -1,0 +1,62 @@
+"""Re-derivation (design §6): form a principal's beliefs again from all its episodes.
+
+Opt-in and explicit. Every belief formation made is retired (explicitly stated
+beliefs stay), then every episode is consolidated again, oldest first, under a new
+policy version recorded on every belief it forms (with new ids). Corrections and
+tombstones are replayed before each commit, so corrections still hold and forgotten
+statements stay forgotten. The reset is one transaction and each episode another: if
+it stops half way, running it again starts over cleanly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from graphmem.formation.extract import Extractor
+from graphmem.formation.pipeline import consolidate
+from graphmem.models import FormationPolicy, RederivationSummary
+from graphmem.store import memory
+from graphmem.store.database import Database
+from graphmem.store.formation import reset_formation
+from graphmem.vectors.views import SemanticView
+
+BATCH_EPISODES = 1_000
+"""Episodes read per round while re-deriving."""
+
+
+def rederive(
+    db: Database,
+    principal: str,
+    view: SemanticView,
+    policy: FormationPolicy,
+    extractor: Extractor,
+    progress: Callable[[int], None] = lambda done: None,
+) -> RederivationSummary:
+    """Retires formed beliefs, then consolidates every episode again under ``policy``.
+
+    Args:
+        db: The database.
+        principal: Whose memory.
+        view: The principal's belief view (the novelty gate searches it).
+        policy: The formation policy; its ``version`` is recorded on every belief.
+        extractor: Where candidates come from.
+        progress: Called with the number of episodes done so far.
+    """
+    retired = reset_formation(db, principal, policy.version, policy.authority)
+    done = created = reinforced = rejected = 0
+    while batch := memory.unconsolidated_ids(db, principal, BATCH_EPISODES):
+        for episode in memory.get_episodes(db, principal, batch):
+            result = consolidate(db, principal, episode, view, policy, extractor)
+            created += len(result.created)
+            reinforced += len(result.reinforced)
+            rejected += len(result.rejected)
+            done += 1
+            progress(done)
+    return RederivationSummary(
+        policy_version=policy.version,
+        retired=retired,
+        episodes=done,
+        created=created,
+        reinforced=reinforced,
+        rejected=rejected,
+    )
