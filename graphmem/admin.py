@@ -27,8 +27,8 @@ from graphmem.settings import ConnectionSettings, resolve_connection, resolve_pr
 from graphmem.store import tokens
 from graphmem.store.database import Database
 from graphmem.store.ids import new_id
-from graphmem.store.memory import delete_principal
 from graphmem.store.migrations import apply_migrations
+from graphmem.store.principals import delete_principal
 from graphmem.validation import parse
 
 TOKEN_PREFIX = "gm_"

@@ -56,7 +56,9 @@ from graphmem.settings import (
     resolve_data_dir,
     resolve_principal,
 )
-from graphmem.store import corrections, events, memory, traces
+from graphmem.store import beliefs as belief_store
+from graphmem.store import corrections, events, principals, traces
+from graphmem.store import episodes as episode_store
 from graphmem.store.database import Database, Value
 from graphmem.store.migrations import apply_migrations
 from graphmem.store.traces import OPERATOR_PREFIX
@@ -200,9 +202,9 @@ class GraphMem:
             NotFound: ``parent`` names no episode of this principal.
         """
         parsed = parse(NewEpisode, episode)
-        episode_id = memory.create_episodes(self._db, self.principal, [parsed], row_numbers=False)[
-            0
-        ]
+        episode_id = episode_store.create_episodes(
+            self._db, self.principal, [parsed], row_numbers=False
+        )[0]
         if consolidate:
             self.consolidate(episode_id)
         return episode_id
@@ -259,7 +261,7 @@ class GraphMem:
         """
         rows = _batch(episodes, "episodes")
         parsed = [parse(NewEpisode, row, row=index) for index, row in enumerate(rows)]
-        return memory.create_episodes(self._db, self.principal, parsed, row_numbers=True)
+        return episode_store.create_episodes(self._db, self.principal, parsed, row_numbers=True)
 
     def get_episode(self, episode_id: str) -> Episode:
         """Returns one episode of this principal.
@@ -268,7 +270,7 @@ class GraphMem:
             NotFound: No such episode for this principal.
         """
         _check_id(episode_id, "episode_id")
-        found = memory.get_episodes(self._db, self.principal, [episode_id])
+        found = episode_store.get_episodes(self._db, self.principal, [episode_id])
         if not found:
             raise NotFound(
                 f"episode {episode_id} does not exist for this principal",
@@ -337,7 +339,7 @@ class GraphMem:
             "idempotency_key": idempotency_key,
         }
         parsed = parse(NewBelief, fields)
-        return memory.create_beliefs(self._db, self.principal, [parsed], row_numbers=False)[0]
+        return belief_store.create_beliefs(self._db, self.principal, [parsed], row_numbers=False)[0]
 
     def believe_many(self, beliefs: Iterable[NewBelief | Mapping[str, Any]]) -> list[str]:
         """States beliefs in one all-or-nothing transaction; returns ids in order.
@@ -351,7 +353,7 @@ class GraphMem:
         """
         rows = _batch(beliefs, "beliefs")
         parsed = [parse(NewBelief, row, row=index) for index, row in enumerate(rows)]
-        return memory.create_beliefs(self._db, self.principal, parsed, row_numbers=True)
+        return belief_store.create_beliefs(self._db, self.principal, parsed, row_numbers=True)
 
     def supersede(
         self,
@@ -384,7 +386,7 @@ class GraphMem:
         fields = {"statement": new} if isinstance(new, str) else new
         changes = parse(BeliefChanges, fields)
         checked_reason = parse(ChangeReason, {"reason": reason}).reason
-        return memory.supersede(self._db, self.principal, old_id, changes, checked_reason)
+        return belief_store.supersede(self._db, self.principal, old_id, changes, checked_reason)
 
     def rederive(
         self,
@@ -463,7 +465,7 @@ class GraphMem:
 
     def unconsolidated(self, limit: int = 1_000) -> list[str]:
         """Ids of episodes formation has not run over yet, oldest first."""
-        return memory.unconsolidated_ids(self._db, self.principal, _check_limit(limit))
+        return episode_store.unconsolidated_ids(self._db, self.principal, _check_limit(limit))
 
     def events(self, since: int = 0, limit: int = 1_000) -> list[dict[str, Value]]:
         """This principal's change log after ``since`` (a seq), oldest first.
@@ -496,7 +498,7 @@ class GraphMem:
         """
         _check_id(belief_id, "belief_id")
         who = parse(ChangeReason, {"reason": "forget", "actor": actor}).actor
-        statement = memory.forget(self._db, self.principal, belief_id, who)
+        statement = belief_store.forget(self._db, self.principal, belief_id, who)
         self._recall.forget_text(statement)
 
     def retire(self, belief_id: str, reason: str, actor: Authority | str = "agent") -> bool:
@@ -521,7 +523,9 @@ class GraphMem:
         """
         _check_id(belief_id, "belief_id")
         checked = parse(ChangeReason, {"reason": reason, "actor": actor})
-        return memory.retire(self._db, self.principal, belief_id, checked.reason, checked.actor)
+        return belief_store.retire(
+            self._db, self.principal, belief_id, checked.reason, checked.actor
+        )
 
     def get_belief(self, belief_id: str) -> Belief:
         """Returns one belief of this principal, with its provenance.
@@ -530,7 +534,7 @@ class GraphMem:
             NotFound: No such belief for this principal.
         """
         _check_id(belief_id, "belief_id")
-        found = memory.get_beliefs(self._db, self.principal, [belief_id])
+        found = belief_store.get_beliefs(self._db, self.principal, [belief_id])
         if not found:
             raise NotFound(
                 f"belief {belief_id} does not exist for this principal",
@@ -546,7 +550,7 @@ class GraphMem:
             NotFound: No such belief for this principal.
         """
         _check_id(belief_id, "belief_id")
-        return memory.history(self._db, self.principal, belief_id)
+        return belief_store.history(self._db, self.principal, belief_id)
 
     def list_beliefs(
         self,
@@ -583,7 +587,7 @@ class GraphMem:
                 "limit": limit,
             },
         )
-        ids = memory.list_belief_ids(
+        ids = belief_store.list_belief_ids(
             self._db,
             self.principal,
             project=filters.project,
@@ -593,7 +597,7 @@ class GraphMem:
             include_superseded=filters.include_superseded,
             limit=filters.limit,
         )
-        return memory.get_beliefs(self._db, self.principal, ids)
+        return belief_store.get_beliefs(self._db, self.principal, ids)
 
     def projects(self, limit: int = 1_000) -> list[str]:
         """This principal's project names, sorted.
@@ -603,7 +607,7 @@ class GraphMem:
         Raises:
             InvalidInput: ``limit`` is out of range (1 to 10,000).
         """
-        return memory.list_projects(self._db, self.principal, _check_limit(limit))
+        return principals.list_projects(self._db, self.principal, _check_limit(limit))
 
     # --- code anchors ---------------------------------------------------------------
 
@@ -655,7 +659,7 @@ class GraphMem:
             NotFound: A belief does not exist for this principal.
         """
         ids = [_check_id(belief_id, "belief_id") for belief_id in belief_ids]
-        beliefs = memory.get_beliefs(self._db, self.principal, ids)
+        beliefs = belief_store.get_beliefs(self._db, self.principal, ids)
         missing = sorted(set(ids) - {belief.id for belief in beliefs})
         if missing:
             raise NotFound(

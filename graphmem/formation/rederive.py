@@ -15,7 +15,7 @@ from collections.abc import Callable
 from graphmem.formation.extract import Extractor
 from graphmem.formation.pipeline import consolidate
 from graphmem.models import FormationPolicy, RederivationSummary
-from graphmem.store import memory
+from graphmem.store import episodes
 from graphmem.store.database import Database
 from graphmem.store.formation import reset_formation
 from graphmem.vectors.views import SemanticView
@@ -44,8 +44,8 @@ def rederive(
     """
     retired = reset_formation(db, principal, policy.version, policy.authority)
     done = created = reinforced = rejected = 0
-    while batch := memory.unconsolidated_ids(db, principal, BATCH_EPISODES):
-        for episode in memory.get_episodes(db, principal, batch):
+    while batch := episodes.unconsolidated_ids(db, principal, BATCH_EPISODES):
+        for episode in episodes.get_episodes(db, principal, batch):
             result = consolidate(db, principal, episode, view, policy, extractor)
             created += len(result.created)
             reinforced += len(result.reinforced)

@@ -25,9 +25,9 @@ from graphmem.models import (
     CorrectionResult,
     Portability,
 )
+from graphmem.store.beliefs import lock_belief, supersede_in
 from graphmem.store.database import Database, run
 from graphmem.store.ids import new_id
-from graphmem.store.memory import lock_belief, supersede_in
 
 
 def lower_portability(portability: Portability) -> Portability:

@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from neo4j import ManagedTransaction
 
 from graphmem.models import Authority, BeliefType, CorrectionKind, EvidenceRole, NewBelief, Scope
+from graphmem.store.beliefs import PendingBelief, insert_beliefs
 from graphmem.store.database import Database, Scalar, run
-from graphmem.store.memory import PendingBelief, insert_beliefs
 
 REJECTED_LOG_WINDOW = 10_000
 """Rejected candidates kept per principal in the event log (newest first)."""

@@ -1,167 +1,41 @@
-"""Memory writes and reads: episodes, beliefs, provenance and supersession.
+"""Beliefs (design §2): stated, superseded, retired, forgotten; read with provenance.
 
-Every write runs in one managed transaction, draws its ``seq`` values from the clock
-inside that transaction, appends one ``:MemoryEvent`` per change, and is a no-op when
-its ``idempotency_key`` was written before. Every read filters on the principal.
+Every write is one managed transaction with one ``:MemoryEvent`` per change; every
+read filters on the principal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
-import neo4j
 from neo4j import ManagedTransaction
 
 from graphmem.content import content_forms, principal_key, statement_digest
-from graphmem.errors import DatabaseError, InvalidInput, MigrationError, NotFound, StateConflict
+from graphmem.errors import InvalidInput, NotFound, StateConflict
 from graphmem.models import (
     Authority,
     Belief,
     BeliefChanges,
     BeliefState,
-    Episode,
     HistoryEntry,
     NewBelief,
-    NewEpisode,
     Scope,
 )
 from graphmem.store.anchoring import AnchorRequest, resolve_anchors
-from graphmem.store.cypher import cypher
-from graphmem.store.database import Database, run
+from graphmem.store.database import Database, native, plain, run
 from graphmem.store.ids import new_id
+from graphmem.store.writes import (
+    assign_ids,
+    check_created,
+    check_episodes_exist,
+    existing_keys,
+    write_idempotent,
+)
 from graphmem.validation import parse
-
-T = TypeVar("T")
-
-_IDEMPOTENCY_RACE_RETRIES = 3
-_CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
-
-
-def _write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keyed: bool) -> T:
-    """Runs a write; if it is keyed and a concurrent twin won the key, runs it again.
-
-    The uniqueness constraint on (principal, idempotency_key) makes the loser fail; on
-    the next attempt its key lookup finds the winner's node and writes nothing.
-    """
-    attempt = 0
-    while True:
-        try:
-            return db.write(work)
-        except DatabaseError as error:
-            attempt += 1
-            lost_race = error.details.get("code") == _CONSTRAINT_FAILED
-            if not (keyed and lost_race) or attempt == _IDEMPOTENCY_RACE_RETRIES:
-                raise
-
-
-def _check_created(created: Sequence[neo4j.Record], expected: int) -> None:
-    """Raises if the create query wrote fewer rows than asked (no schema, no clock)."""
-    if len(created) != expected:
-        raise MigrationError(
-            "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
-            "GraphMem with migrate=True"
-        )
-
-
-def _existing_keys(
-    tx: ManagedTransaction, label: str, principal: str, keys: Sequence[str | None]
-) -> dict[str, str]:
-    wanted = sorted({key for key in keys if key is not None})
-    if not wanted:
-        return {}
-    records = run(tx, f"{label}/existing_keys", principal=principal, keys=wanted)
-    return {record["key"]: record["id"] for record in records}
-
-
-def _check_episodes_exist(
-    tx: ManagedTransaction, principal: str, wanted: Sequence[tuple[int | None, str, str]]
-) -> None:
-    """Raises NotFound for the first (row, field, episode id) whose episode is missing."""
-    if not wanted:
-        return
-    ids = sorted({episode_id for _, _, episode_id in wanted})
-    found = {r["id"] for r in run(tx, "episode/existing_ids", principal=principal, ids=ids)}
-    for row, field, episode_id in wanted:
-        if episode_id not in found:
-            where = f"row {row}: " if row is not None else ""
-            raise NotFound(
-                f"{where}{field}: episode {episode_id} does not exist for this principal",
-                field=field,
-                rule="exists",
-                row=row,
-            )
-
-
-def _assign_ids(keys: Sequence[str | None], existing: Mapping[str, str]) -> list[tuple[str, bool]]:
-    """Returns (id, is_new) per row; rows sharing a key share the first row's id."""
-    seen: dict[str, str] = dict(existing)
-    assigned: list[tuple[str, bool]] = []
-    for key in keys:
-        if key is not None and key in seen:
-            assigned.append((seen[key], False))
-            continue
-        node_id = new_id()
-        if key is not None:
-            seen[key] = node_id
-        assigned.append((node_id, True))
-    return assigned
-
-
-# --- episodes -----------------------------------------------------------------------
-
-
-def _episode_row(episode: NewEpisode, episode_id: str) -> dict[str, Any]:
-    props = episode.model_dump(exclude={"parent"})
-    props["id"] = episode_id
-    return {"props": props, "parent": episode.parent}
-
-
-def create_episodes(
-    db: Database, principal: str, episodes: Sequence[NewEpisode], *, row_numbers: bool
-) -> list[str]:
-    """Writes episodes in one transaction; returns their ids in order."""
-    now = datetime.now(UTC)
-
-    def work(tx: ManagedTransaction) -> list[str]:
-        existing = _existing_keys(tx, "episode", principal, [e.idempotency_key for e in episodes])
-        assigned = _assign_ids([e.idempotency_key for e in episodes], existing)
-        rows = [
-            (index, episode, episode_id)
-            for index, (episode, (episode_id, is_new)) in enumerate(
-                zip(episodes, assigned, strict=True)
-            )
-            if is_new
-        ]
-        _check_episodes_exist(
-            tx,
-            principal,
-            [
-                (index if row_numbers else None, "parent", episode.parent)
-                for index, episode, _ in rows
-                if episode.parent is not None
-            ],
-        )
-        if rows:
-            created = run(
-                tx,
-                "episode/create",
-                principal=principal,
-                principal_key=principal_key(principal),
-                now=now,
-                actor="writer",
-                rows=[_episode_row(episode, episode_id) for _, episode, episode_id in rows],
-            )
-            _check_created(created, len(rows))
-        return [episode_id for episode_id, _ in assigned]
-
-    return _write_idempotent(db, work, keyed=any(e.idempotency_key for e in episodes))
-
-
-# --- beliefs ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -221,7 +95,7 @@ def insert_beliefs(
     tx: ManagedTransaction, principal: str, now: datetime, pending: Sequence[PendingBelief]
 ) -> None:
     """Creates pending beliefs with provenance, anchors and events (evidence checked)."""
-    _check_episodes_exist(
+    check_episodes_exist(
         tx,
         principal,
         [
@@ -239,7 +113,7 @@ def insert_beliefs(
             now=now,
             rows=[_belief_row(p, now) for p in pending],
         )
-        _check_created(created, len(pending))
+        check_created(created, len(pending))
 
 
 def create_beliefs(
@@ -250,7 +124,7 @@ def create_beliefs(
 
     def work(tx: ManagedTransaction) -> list[str]:
         keys = [b.idempotency_key for b in beliefs]
-        assigned = _assign_ids(keys, _existing_keys(tx, "belief", principal, keys))
+        assigned = assign_ids(keys, existing_keys(tx, "belief", principal, keys))
         pending = [
             PendingBelief(
                 index if row_numbers else None, belief, belief_id, Scope.PROJECT, [belief.project]
@@ -263,7 +137,7 @@ def create_beliefs(
         insert_beliefs(tx, principal, now, _with_anchors(tx, principal, pending))
         return [belief_id for belief_id, _ in assigned]
 
-    return _write_idempotent(db, work, keyed=any(b.idempotency_key for b in beliefs))
+    return write_idempotent(db, work, keyed=any(b.idempotency_key for b in beliefs))
 
 
 def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:
@@ -320,7 +194,7 @@ def supersede(
 ) -> str:
     """Writes the belief that supersedes ``old_id`` and links it (design rule 3)."""
     now = datetime.now(UTC)
-    return _write_idempotent(
+    return write_idempotent(
         db,
         lambda tx: supersede_in(tx, principal, old_id, changes, reason, now),
         keyed=changes.idempotency_key is not None,
@@ -338,7 +212,7 @@ def supersede_in(
     """Supersedes ``old_id`` inside the caller's transaction; returns the new id."""
     old, superseded_by = lock_belief(tx, principal, old_id, "old_id")
     key = changes.idempotency_key
-    earlier = _existing_keys(tx, "belief", principal, [key]).get(key) if key else None
+    earlier = existing_keys(tx, "belief", principal, [key]).get(key) if key else None
     if earlier is not None:  # a retry: only valid if that write superseded old_id
         if superseded_by == earlier:
             return earlier
@@ -363,7 +237,8 @@ def supersede_in(
         )
     new = _successor(old, changes)
     valid_from = new.valid_from or now
-    if valid_from < _native(old["valid_from"]):
+    old_from = native(old["valid_from"])
+    if isinstance(old_from, datetime) and valid_from < old_from:
         raise InvalidInput(
             "valid_from: the new belief cannot become valid before the one it supersedes",
             field="valid_from",
@@ -454,18 +329,6 @@ def forget(db: Database, principal: str, belief_id: str, actor: Authority) -> st
     return db.write(work)
 
 
-# --- reads --------------------------------------------------------------------------
-
-
-def _native(value: Any) -> Any:
-    to_native = getattr(value, "to_native", None)
-    return to_native() if callable(to_native) else value
-
-
-def _plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: _native(value) for key, value in props.items()}
-
-
 def get_beliefs(db: Database, principal: str, ids: Sequence[str]) -> list[Belief]:
     """Returns the beliefs with these ids that exist for the principal, in order."""
     if not ids:
@@ -473,35 +336,13 @@ def get_beliefs(db: Database, principal: str, ids: Sequence[str]) -> list[Belief
     records = db.read("belief/get", principal=principal, ids=list(ids))
     return [
         Belief(
-            **_plain(record["belief"]),
+            **plain(record["belief"]),
             evidence=record["evidence"],
             superseded_by=record["superseded_by"],
             supersedes=record["supersedes"],
         )
         for record in records
     ]
-
-
-def get_episodes(db: Database, principal: str, ids: Sequence[str]) -> list[Episode]:
-    """Returns the episodes with these ids that exist for the principal, in order."""
-    if not ids:
-        return []
-    records = db.read("episode/get", principal=principal, ids=list(ids))
-    return [
-        Episode(**{**_plain(record["episode"]), "parent": record["parent"]}) for record in records
-    ]
-
-
-def unconsolidated_ids(db: Database, principal: str, limit: int) -> list[str]:
-    """Ids of the principal's episodes formation has not run over yet, oldest first."""
-    records = db.read("episode/unconsolidated", principal=principal, limit=limit)
-    return [str(record["id"]) for record in records]
-
-
-def list_projects(db: Database, principal: str, limit: int) -> list[str]:
-    """The principal's project names (of its episodes and its beliefs' origins), sorted."""
-    records = db.read("memory/projects", principal=principal, limit=limit)
-    return [str(record["project"]) for record in records]
 
 
 def list_belief_ids(db: Database, principal: str, **filters: Any) -> list[str]:
@@ -519,8 +360,3 @@ def history(db: Database, principal: str, belief_id: str) -> list[HistoryEntry]:
     reasons = {record["id"]: record["reason"] for record in links}
     beliefs = get_beliefs(db, principal, [record["id"] for record in links])
     return [HistoryEntry(belief=belief, reason=reasons[belief.id]) for belief in beliefs]
-
-
-def delete_principal(db: Database, principal: str) -> None:
-    """Deletes every node of ``principal`` (benchmarks and tests clean up with it)."""
-    db.run_autocommit(cypher("memory/delete_principal"), principal=principal)

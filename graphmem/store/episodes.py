@@ -1,0 +1,86 @@
+"""Episodes (design §2): what happened, written in batches and read back by id.
+
+Every read filters on the principal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graphmem.content import principal_key
+from graphmem.models import Episode, NewEpisode
+from graphmem.store.database import Database, plain, run
+from graphmem.store.writes import (
+    assign_ids,
+    check_created,
+    check_episodes_exist,
+    existing_keys,
+    write_idempotent,
+)
+
+
+def _episode_row(episode: NewEpisode, episode_id: str) -> dict[str, Any]:
+    props = episode.model_dump(exclude={"parent"})
+    props["id"] = episode_id
+    return {"props": props, "parent": episode.parent}
+
+
+def create_episodes(
+    db: Database, principal: str, episodes: Sequence[NewEpisode], *, row_numbers: bool
+) -> list[str]:
+    """Writes episodes in one transaction; returns their ids in order."""
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> list[str]:
+        existing = existing_keys(tx, "episode", principal, [e.idempotency_key for e in episodes])
+        assigned = assign_ids([e.idempotency_key for e in episodes], existing)
+        rows = [
+            (index, episode, episode_id)
+            for index, (episode, (episode_id, is_new)) in enumerate(
+                zip(episodes, assigned, strict=True)
+            )
+            if is_new
+        ]
+        check_episodes_exist(
+            tx,
+            principal,
+            [
+                (index if row_numbers else None, "parent", episode.parent)
+                for index, episode, _ in rows
+                if episode.parent is not None
+            ],
+        )
+        if rows:
+            created = run(
+                tx,
+                "episode/create",
+                principal=principal,
+                principal_key=principal_key(principal),
+                now=now,
+                actor="writer",
+                rows=[_episode_row(episode, episode_id) for _, episode, episode_id in rows],
+            )
+            check_created(created, len(rows))
+        return [episode_id for episode_id, _ in assigned]
+
+    return write_idempotent(db, work, keyed=any(e.idempotency_key for e in episodes))
+
+
+def get_episodes(db: Database, principal: str, ids: Sequence[str]) -> list[Episode]:
+    """Returns the episodes with these ids that exist for the principal, in order."""
+    if not ids:
+        return []
+    records = db.read("episode/get", principal=principal, ids=list(ids))
+    return [
+        Episode(**{**plain(record["episode"]), "parent": record["parent"]}) for record in records
+    ]
+
+
+def unconsolidated_ids(db: Database, principal: str, limit: int) -> list[str]:
+    """Ids of the principal's episodes formation has not run over yet, oldest first."""
+    records = db.read("episode/unconsolidated", principal=principal, limit=limit)
+    return [str(record["id"]) for record in records]

@@ -1,0 +1,93 @@
+"""What every memory write shares: idempotency keys, new ids, existence checks.
+
+Every write runs in one managed transaction, draws its ``seq`` values from the clock
+inside that transaction, appends one ``:MemoryEvent`` per change, and is a no-op when
+its ``idempotency_key`` was written before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
+
+from neo4j import ManagedTransaction
+
+from graphmem.errors import DatabaseError, MigrationError, NotFound
+from graphmem.store.database import Database, Record, run
+from graphmem.store.ids import new_id
+
+T = TypeVar("T")
+
+_IDEMPOTENCY_RACE_RETRIES = 3
+_CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+
+def write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keyed: bool) -> T:
+    """Runs a write; if it is keyed and a concurrent twin won the key, runs it again.
+
+    The uniqueness constraint on (principal, idempotency_key) makes the loser fail; on
+    the next attempt its key lookup finds the winner's node and writes nothing.
+    """
+    attempt = 0
+    while True:
+        try:
+            return db.write(work)
+        except DatabaseError as error:
+            attempt += 1
+            lost_race = error.details.get("code") == _CONSTRAINT_FAILED
+            if not (keyed and lost_race) or attempt == _IDEMPOTENCY_RACE_RETRIES:
+                raise
+
+
+def check_created(created: Sequence[Record], expected: int) -> None:
+    """Raises if the create query wrote fewer rows than asked (no schema, no clock)."""
+    if len(created) != expected:
+        raise MigrationError(
+            "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
+            "GraphMem with migrate=True"
+        )
+
+
+def existing_keys(
+    tx: ManagedTransaction, label: str, principal: str, keys: Sequence[str | None]
+) -> dict[str, str]:
+    """The ids already written under these idempotency keys (``label``: episode or belief)."""
+    wanted = sorted({key for key in keys if key is not None})
+    if not wanted:
+        return {}
+    records = run(tx, f"{label}/existing_keys", principal=principal, keys=wanted)
+    return {record["key"]: record["id"] for record in records}
+
+
+def check_episodes_exist(
+    tx: ManagedTransaction, principal: str, wanted: Sequence[tuple[int | None, str, str]]
+) -> None:
+    """Raises NotFound for the first (row, field, episode id) whose episode is missing."""
+    if not wanted:
+        return
+    ids = sorted({episode_id for _, _, episode_id in wanted})
+    found = {r["id"] for r in run(tx, "episode/existing_ids", principal=principal, ids=ids)}
+    for row, field, episode_id in wanted:
+        if episode_id not in found:
+            where = f"row {row}: " if row is not None else ""
+            raise NotFound(
+                f"{where}{field}: episode {episode_id} does not exist for this principal",
+                field=field,
+                rule="exists",
+                row=row,
+            )
+
+
+def assign_ids(keys: Sequence[str | None], existing: Mapping[str, str]) -> list[tuple[str, bool]]:
+    """Returns (id, is_new) per row; rows sharing a key share the first row's id."""
+    seen: dict[str, str] = dict(existing)
+    assigned: list[tuple[str, bool]] = []
+    for key in keys:
+        if key is not None and key in seen:
+            assigned.append((seen[key], False))
+            continue
+        node_id = new_id()
+        if key is not None:
+            seen[key] = node_id
+        assigned.append((node_id, True))
+    return assigned
