@@ -7,22 +7,13 @@ listing or export reads them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from graphmem.errors import NotFound
 from graphmem.models import AccessToken
-from graphmem.store.database import Database, run
+from graphmem.store.database import Database, Record, plain, run
 
 
-def _token(record: Mapping[str, Any]) -> AccessToken:
-    props = record["token"]
-    return AccessToken.model_validate(
-        {
-            key: value.to_native() if hasattr(value, "to_native") else value
-            for key, value in props.items()
-        }
-    )
+def _token(record: Record) -> AccessToken:
+    return AccessToken.model_validate(plain(record["token"]))
 
 
 def record_token(
