@@ -60,7 +60,7 @@ from graphmem.store import beliefs as belief_store
 from graphmem.store import corrections, events, principals, traces
 from graphmem.store import episodes as episode_store
 from graphmem.store.database import Database, Value
-from graphmem.store.migrations import apply_migrations
+from graphmem.store.migrations import apply_migrations, require_current_schema
 from graphmem.store.traces import OPERATOR_PREFIX
 from graphmem.validation import parse
 from graphmem.vectors.minilm import default_embedder
@@ -119,7 +119,8 @@ class GraphMem:
     Settings come from the arguments, then the environment (``GRAPHMEM_PRINCIPAL``,
     ``GRAPHMEM_NEO4J_URI`` ...), then the local server ``graphmem neo4j start`` runs.
     The principal is a hard filter on every read: nothing another principal wrote is
-    ever returned. On first connect the schema migrations are applied.
+    ever returned. On first connect the schema migrations are applied (with
+    ``migrate=False``, the schema is only checked to be current).
 
     Example:
         >>> with GraphMem(principal="alice") as mem:
@@ -130,6 +131,7 @@ class GraphMem:
     Raises:
         ConfigError: A setting is missing (the message says which and how to set it).
         DatabaseUnavailable: Neo4j cannot be reached or refused the credentials.
+        MigrationError: The schema cannot be applied, or (``migrate=False``) is behind.
     """
 
     def __init__(
@@ -159,6 +161,8 @@ class GraphMem:
             self._db.verify()
             if migrate:
                 apply_migrations(self._db)
+            else:
+                require_current_schema(self._db)
         except BaseException:
             self.close()
             raise

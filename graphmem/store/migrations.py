@@ -101,6 +101,27 @@ def apply_migrations(db: Database, directory: Path | None = None) -> list[str]:
             raise MigrationError(f"a schema migration failed: {error.message}") from error
 
 
+def pending_migrations(db: Database, directory: Path | None = None) -> list[str]:
+    """The ids of the migrations not yet applied to this database, in order."""
+    applied = {record["id"] for record in db.read("migration/applied")}
+    return [m.id for m in available_migrations(directory) if m.id not in applied]
+
+
+def require_current_schema(db: Database) -> None:
+    """Checks that every migration is applied (for clients that do not migrate).
+
+    Raises:
+        MigrationError: Some are not; the message says how to apply them.
+    """
+    pending = pending_migrations(db)
+    if pending:
+        raise MigrationError(
+            f"the database's schema is behind this graphmem (migrations {', '.join(pending)} "
+            "are not applied): run `graphmem init`, or connect with migrate=True",
+            pending=pending,
+        )
+
+
 def _apply(db: Database, directory: Path | None) -> list[str]:
     applied = {record["id"]: record["sha256"] for record in db.read("migration/applied")}
     newly_applied: list[str] = []
