@@ -398,13 +398,16 @@ def decide(
         return decision
     kept = list(candidates)
     if policy.rejection_gate:
-        digests = [statement_digest(c.statement, c.subject) for c in kept]
-        kept = tombstone_gate(kept, context.forgotten(digests), reject)
+        checked = {statement_digest(c.statement, c.subject) for c in kept}
+        kept = tombstone_gate(kept, context.forgotten(sorted(checked)), reject)
         kept = replay_corrections(
             kept, context.corrections(), context.embed, policy.novelty_threshold, reject
         )
-        digests = [statement_digest(c.statement, c.subject) for c in kept]
-        kept = tombstone_gate(kept, context.forgotten(digests), reject)  # rewritten ones
+        # A correction may have rewritten a candidate into forgotten content: only
+        # those new contents need looking up.
+        rewritten = {statement_digest(c.statement, c.subject) for c in kept} - checked
+        if rewritten:
+            kept = tombstone_gate(kept, context.forgotten(sorted(rewritten)), reject)
     vectors = context.embed([c.statement for c in kept])
     survivors = [Survivor(c, vectors[i]) for i, c in enumerate(kept)]
     reinforced: dict[str, Survivor] = {}  # belief id → the candidate that repeated it

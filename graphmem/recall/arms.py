@@ -67,7 +67,6 @@ class Reachable(Protocol):
         ...
 
 
-C = TypeVar("C", bound=Reachable)
 T = TypeVar("T")
 Offered = Mapping[Arm, Sequence[int]]
 

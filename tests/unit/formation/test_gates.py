@@ -211,3 +211,22 @@ def test_a_trusted_episode_affirms_held_back_evidence() -> None:
     assert {"belief_id": belief_id, "episode_id": HELD_EPISODE, "role": "observation"} in (
         decided.writes.reinforcements
     )
+
+
+def test_a_correction_that_rewrites_into_forgotten_content_forms_nothing() -> None:
+    episode = _episode(["The cache lives for 5 minutes"])
+    context = Context(
+        forgotten_digests={statement_digest("The cache lives for 10 minutes")},
+        stored_corrections=[
+            StoredCorrection(
+                CorrectionKind.CHANGED,
+                BeliefType.FACT,
+                None,
+                "The cache lives for 5 minutes",
+                "The cache lives for 10 minutes",
+                None,
+            )
+        ],
+    )
+    decided = _run(episode, context)
+    assert _statements(decided) == [] and _gates(decided) == ["rejection"]
