@@ -1,4 +1,5 @@
-// Creates a batch of beliefs, each with its seq, provenance edges, anchor links and event.
+// Creates a batch of beliefs, each with its seq, provenance edges, anchor links, a
+// LEARNED_IN link to each project it was learned in (its origins) and its event.
 // The clock is locked first in every memory write, so writers queue on it instead of
 // deadlocking on each other's later locks.
 MATCH (clock:Clock {id: 'memory'})
@@ -6,15 +7,20 @@ SET clock.seq = clock.seq + size($rows)
 WITH clock.seq - size($rows) AS base
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
-WITH base
+WITH base, principal
 UNWIND range(0, size($rows) - 1) AS i
-WITH base + i + 1 AS seq, $rows[i] AS row
-MERGE (project:Project {principal: $principal, name: row.props.project})
-  ON CREATE SET project.created_at = $now
+WITH base + i + 1 AS seq, $rows[i] AS row, principal
 CREATE (b:Belief)
 SET b = row.props, b.principal = $principal, b.principal_key = $principal_key, b.seq = seq,
     b.recorded_at = $now
-WITH b, row, seq
+WITH b, row, seq, principal
+CALL (b, principal) {
+  UNWIND b.origins AS name
+  MERGE (project:Project {principal: $principal, name: name})
+    ON CREATE SET project.created_at = $now
+  MERGE (project)-[:BELONGS_TO]->(principal)
+  MERGE (b)-[:LEARNED_IN]->(project)
+}
 CALL (b, row) {
   UNWIND row.evidence AS evidence
   MATCH (e:Episode {id: evidence.episode_id})

@@ -1,4 +1,5 @@
-// Creates a batch of episodes, each with its seq, project and parent links, TOUCHED links
+// Creates a batch of episodes, each with its seq, project (belonging to its principal)
+// and parent links, TOUCHED links
 // to the symbols its paths name (a file path: all its symbols; a key: that symbol), and
 // its event.
 // The clock is locked first in every memory write, so writers queue on it instead of
@@ -8,11 +9,12 @@ SET clock.seq = clock.seq + size($rows)
 WITH clock.seq - size($rows) AS base
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
-WITH base
+WITH base, principal
 UNWIND range(0, size($rows) - 1) AS i
-WITH base + i + 1 AS seq, $rows[i] AS row
+WITH base + i + 1 AS seq, $rows[i] AS row, principal
 MERGE (project:Project {principal: $principal, name: row.props.project})
   ON CREATE SET project.created_at = $now
+MERGE (project)-[:BELONGS_TO]->(principal)
 CREATE (e:Episode)
 SET e = row.props, e.principal = $principal, e.principal_key = $principal_key, e.seq = seq,
     e.recorded_at = $now

@@ -1,6 +1,6 @@
 // What more support changes, once per belief: corroborations counted, the generation
 // it was last cited at (decay restarts there), every supporting project among the
-// origins; a provisional belief turns active once two distinct
+// origins (and LEARNED_IN linked); a provisional belief turns active once two distinct
 // episodes support it; a belief that is not local and whose support spans two projects
 // is promoted to principal scope in place. One event per change (two seqs per belief;
 // unused ones are skipped).
@@ -23,6 +23,12 @@ SET b.corroborations = episodes,
     b.origins = b.origins + [p IN projects WHERE NOT p IN b.origins],
     b.state = CASE WHEN activates THEN 'active' ELSE b.state END,
     b.scope = CASE WHEN promotes THEN 'principal' ELSE b.scope END
+WITH at, b, activates, promotes
+CALL (b) {
+  MATCH (project:Project {principal: $principal})
+  WHERE project.name IN b.origins
+  MERGE (b)-[:LEARNED_IN]->(project)
+}
 FOREACH (_ IN CASE WHEN activates THEN [1] ELSE [] END |
   CREATE (:MemoryEvent {
     seq: at + 1, principal: $principal, type: 'belief.activated', node_id: b.id,
