@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -13,6 +13,10 @@ from graphmem.anchors.state import anchor_statuses
 from graphmem.anchors.sync import IndexSummary, index_code
 from graphmem.content import is_name
 from graphmem.errors import InvalidInput, NotFound
+from graphmem.explore.changes import list_changes
+from graphmem.explore.drift import anchor_changes, anchor_states, log_anchor_changes
+from graphmem.explore.overview import overview
+from graphmem.explore.since import parse_since
 from graphmem.formation import pipeline as formation
 from graphmem.formation import rederive as rederivation
 from graphmem.formation.extract import Extractor, StructuredExtractor
@@ -21,6 +25,7 @@ from graphmem.models import (
     ID_PATTERN,
     MAX_BATCH_ROWS,
     AnchorRef,
+    AnchorState,
     AnchorStatus,
     Arm,
     Authority,
@@ -28,6 +33,8 @@ from graphmem.models import (
     BeliefChanges,
     BeliefState,
     BeliefType,
+    Change,
+    ChangeKind,
     ChangeReason,
     ConsolidationResult,
     Correction,
@@ -42,6 +49,7 @@ from graphmem.models import (
     ListFilters,
     NewBelief,
     NewEpisode,
+    Overview,
     Portability,
     RecallQuery,
     RecallResult,
@@ -564,6 +572,9 @@ class GraphMem:
         state: BeliefState | str | None = None,
         scope: Scope | str | None = None,
         include_superseded: bool = False,
+        anchor_state: AnchorState | str | None = None,
+        promoted: bool = False,
+        conflicted: bool = False,
         limit: int = 100,
     ) -> list[Belief]:
         """Lists this principal's beliefs, oldest first.
@@ -575,6 +586,10 @@ class GraphMem:
                 asked for by this filter.
             scope: Only this scope.
             include_superseded: Also list beliefs that were superseded.
+            anchor_state: Only beliefs whose anchor is in this state, checked against
+                ``project`` when given, else each belief's own project.
+            promoted: Only beliefs promoted to principal scope.
+            conflicted: Only beliefs in an open conflict (CONFLICTS_WITH a live one).
             limit: At most this many (1 to 10,000).
 
         Raises:
@@ -588,20 +603,78 @@ class GraphMem:
                 "state": state,
                 "scope": scope,
                 "include_superseded": include_superseded,
+                "anchor_state": anchor_state,
+                "promoted": promoted,
+                "conflicted": conflicted,
                 "limit": limit,
             },
         )
+        wanted = filters.anchor_state
+        anchored = wanted is not None and wanted is not AnchorState.UNANCHORED
         ids = belief_store.list_belief_ids(
             self._db,
             self.principal,
-            project=filters.project,
-            type=filters.type,
-            state=filters.state,
-            scope=filters.scope,
-            include_superseded=filters.include_superseded,
-            limit=filters.limit,
+            filters,
+            anchored=anchored,
+            limit=MAX_BATCH_ROWS if wanted is not None else filters.limit,
         )
-        return belief_store.get_beliefs(self._db, self.principal, ids)
+        found = belief_store.get_beliefs(self._db, self.principal, ids)
+        if wanted is None:
+            return found
+        statuses = anchor_statuses(
+            self._db, self.principal, found, filters.project, with_candidates=False
+        )
+        return [b for b, s in zip(found, statuses, strict=True) if s.state is wanted][
+            : filters.limit
+        ]
+
+    def overview(self) -> Overview:
+        """This principal's memory across all of its projects, at a glance.
+
+        Each project with its episodes, live beliefs by type and state, promoted
+        beliefs, open conflicts, drifted and vanished anchors (checked against that
+        project's code graph) and last activity; then the principal-scope beliefs and
+        the subjects that recur across projects.
+        """
+        return overview(self._db, self.principal)
+
+    def changes(
+        self,
+        since: int | str | datetime | date | timedelta = "7d",
+        *,
+        project: str | None = None,
+        kinds: Iterable[ChangeKind | str] | None = None,
+        limit: int = 1_000,
+    ) -> list[Change]:
+        """What changed in this principal's memory, oldest first.
+
+        Args:
+            since: A seq (changes after it), a span back from now (``"30m"``, ``"12h"``,
+                ``"7d"``, ``"2w"`` or a timedelta), or a date or time (``"2026-11-01"``,
+                ISO 8601; UTC when no zone is given) from which on.
+            project: Only changes about this project (a belief counts in each project
+                it was learned in).
+            kinds: Only these kinds (default: all; see :class:`ChangeKind`).
+            limit: At most this many (1 to 10,000).
+
+        Raises:
+            InvalidInput: ``since``, ``project``, a kind or ``limit`` is not valid.
+        """
+        start = parse_since(since, datetime.now(UTC))
+        asked = _check_project(project) if project is not None else None
+        try:
+            chosen = [ChangeKind(kind) for kind in kinds] if kinds is not None else list(ChangeKind)
+        except ValueError:
+            valid = ", ".join(kind.value for kind in ChangeKind)
+            raise InvalidInput(f"kinds: each kind is one of {valid}", field="kinds") from None
+        return list_changes(
+            self._db,
+            self.principal,
+            start,
+            project=asked,
+            kinds=chosen,
+            limit=_check_limit(limit),
+        )
 
     def projects(self, limit: int = 1_000) -> list[str]:
         """This principal's project names, sorted.
@@ -628,7 +701,8 @@ class GraphMem:
 
         Unchanged files (same git blob id) are skipped; deleted files' symbols are
         removed; memory nodes are never touched (rule 1). Keys use paths relative to
-        ``root``.
+        ``root``. The beliefs learned in ``project`` whose anchor state the run changed
+        are reported in ``anchor_changes`` and logged as ``anchor`` changes.
 
         Args:
             root: The directory to index (a git work tree is listed with git ls-files).
@@ -640,15 +714,24 @@ class GraphMem:
         Raises:
             InvalidInput: ``project`` is not a valid name or ``root`` not a directory.
         """
-        return index_code(
+        name = _check_project(project)
+        before = anchor_states(self._db, self.principal, name)
+        summary = index_code(
             self._db,
             self.principal,
-            _check_project(project),
+            name,
             Path(root),
             workers=workers,
             rebuild=rebuild,
             progress=progress or (lambda done, total: None),
         )
+        summary.anchor_changes = anchor_changes(
+            name, before, anchor_states(self._db, self.principal, name)
+        )
+        log_anchor_changes(
+            self._db, self.principal, name, summary.anchor_changes, "tool", datetime.now(UTC)
+        )
+        return summary
 
     def anchor_statuses(
         self, belief_ids: Iterable[str], project: str | None = None

@@ -385,6 +385,12 @@ class ListFilters(_Input):
     state: BeliefState | None = None
     scope: Scope | None = None
     include_superseded: Annotated[bool, Field(strict=True)] = False
+    anchor_state: AnchorState | None = None
+    """Only beliefs whose anchor is in this state, checked against their own project."""
+    promoted: Annotated[bool, Field(strict=True)] = False
+    """Only beliefs promoted to principal scope."""
+    conflicted: Annotated[bool, Field(strict=True)] = False
+    """Only beliefs in an open conflict (CONFLICTS_WITH a live belief)."""
     limit: Annotated[int, Field(strict=True, ge=1, le=MAX_BATCH_ROWS)] = 100
 
 
@@ -753,3 +759,109 @@ class AccessToken(_Stored):
     def revoked(self) -> bool:
         """True once the token no longer authenticates anyone."""
         return self.revoked_at is not None
+
+
+# --- cross-project views ------------------------------------------------------------
+
+
+class ChangeKind(StrEnum):
+    """What happened to a belief or episode, as :meth:`GraphMem.changes` reports it."""
+
+    REMEMBERED = "remembered"
+    """An episode was recorded."""
+    LEARNED = "learned"
+    REINFORCED = "reinforced"
+    ACTIVATED = "activated"
+    """A provisional belief gained its second supporting episode."""
+    SUPERSEDED = "superseded"
+    RETIRED = "retired"
+    CORRECTED = "corrected"
+    FORGOTTEN = "forgotten"
+    """Deleted with its text; only the statement's sha256 is reported."""
+    PROMOTED = "promoted"
+    CONFLICTED = "conflicted"
+    ANCHOR = "anchor"
+    """``graphmem index`` changed the belief's anchor state."""
+
+
+class Change(_Stored):
+    """One entry of the change log, with what a person needs to read it."""
+
+    seq: int
+    kind: ChangeKind
+    at: datetime
+    actor: str
+    node_id: str
+    """The belief (or, for ``remembered``, the episode) it is about."""
+    project: str | None
+    """Where it happened: the belief's or episode's project, the indexed project."""
+    statement: str | None
+    """The belief's statement or the episode's title; None once forgotten."""
+    statement_sha256: str | None = None
+    """For ``forgotten``: the digest of the statement that was deleted."""
+    related_id: str | None = None
+    """superseded: the successor; conflicted: the other belief; reinforced: the episode."""
+    reason: str | None = None
+    """Why it was superseded or retired."""
+    correction: str | None = None
+    """For ``corrected``: the kind of correction."""
+    anchor_from: AnchorState | None = None
+    anchor_to: AnchorState | None = None
+
+
+class AnchorChange(_Stored):
+    """A belief whose anchor state one index run changed."""
+
+    belief_id: str
+    statement: str
+    project: str
+    """The project indexed (the code the anchor was checked against)."""
+    anchor_key: str
+    before: AnchorState
+    after: AnchorState
+
+
+class ProjectOverview(_Stored):
+    """One project of a principal, in :meth:`GraphMem.overview`."""
+
+    name: str
+    episodes: int
+    live_beliefs: int
+    """Beliefs learned here (any origin) that are neither retired nor superseded."""
+    beliefs_by_type: dict[str, int]
+    beliefs_by_state: dict[str, int]
+    promoted: int
+    """Live beliefs learned here that are now principal scope."""
+    open_conflicts: int
+    """Pairs of live beliefs learned here linked CONFLICTS_WITH."""
+    drifted: int
+    vanished: int
+    last_activity: datetime | None
+    """When the latest change about this project's memory was recorded."""
+
+
+class PrincipalBelief(_Stored):
+    """A principal-scope belief: it holds in every project of the principal."""
+
+    id: str
+    statement: str
+    type: BeliefType
+    confidence_band: str
+    origins: list[str]
+
+
+class RecurringSubject(_Stored):
+    """A subject live beliefs share across projects."""
+
+    subject: str
+    projects: list[str]
+    beliefs: int
+
+
+class Overview(_Stored):
+    """What :meth:`GraphMem.overview` returns: the principal's memory at a glance."""
+
+    principal: str
+    projects: list[ProjectOverview]
+    principal_beliefs: list[PrincipalBelief]
+    recurring_subjects: list[RecurringSubject]

@@ -21,6 +21,7 @@ from graphmem.anchors.files import Listing, SourceFile, list_sources
 from graphmem.anchors.keys import git_blob_id
 from graphmem.anchors.parsing import Task, parse_files
 from graphmem.errors import InvalidInput
+from graphmem.models import AnchorChange
 from graphmem.store.codegraph import (
     CodeBatch,
     CodeGraphWriter,
@@ -54,6 +55,9 @@ class IndexSummary:
     writes: int = 0
     """Nodes, relationships, properties and labels created, set or deleted."""
     seconds: float = 0.0
+    anchor_changes: list[AnchorChange] = field(default_factory=list)
+    """Beliefs learned in the project whose anchor state this run changed (the client
+    fills it in; indexing itself never reads or writes memory)."""
 
     @property
     def files(self) -> dict[str, int]:
@@ -86,6 +90,7 @@ class IndexSummary:
             "symbols": self.symbols,
             "writes": self.writes,
             "seconds": self.seconds,
+            "anchor_changes": [change.model_dump(mode="json") for change in self.anchor_changes],
         }
 
 

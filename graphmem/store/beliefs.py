@@ -22,6 +22,7 @@ from graphmem.models import (
     BeliefChanges,
     BeliefState,
     HistoryEntry,
+    ListFilters,
     NewBelief,
     Scope,
 )
@@ -345,9 +346,32 @@ def get_beliefs(db: Database, principal: str, ids: Sequence[str]) -> list[Belief
     ]
 
 
-def list_belief_ids(db: Database, principal: str, **filters: Any) -> list[str]:
-    """Returns the ids of beliefs matching the filters of ``belief/list``, oldest first."""
-    return [record["id"] for record in db.read("belief/list", principal=principal, **filters)]
+def list_belief_ids(
+    db: Database, principal: str, filters: ListFilters, *, anchored: bool, limit: int
+) -> list[str]:
+    """The ids of beliefs matching ``filters`` (but their anchor state), oldest first.
+
+    Args:
+        db: The database.
+        principal: Whose beliefs.
+        filters: What to match; ``anchor_state`` is checked by the caller.
+        anchored: Only beliefs with an anchor key.
+        limit: At most this many.
+    """
+    records = db.read(
+        "belief/list",
+        principal=principal,
+        project=filters.project,
+        type=filters.type,
+        state=filters.state,
+        scope=filters.scope,
+        include_superseded=filters.include_superseded,
+        promoted=filters.promoted,
+        conflicted=filters.conflicted,
+        anchored=anchored,
+        limit=limit,
+    )
+    return [record["id"] for record in records]
 
 
 def history(db: Database, principal: str, belief_id: str) -> list[HistoryEntry]:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
-from graphmem.store.database import Database, Value, plain
+from neo4j import ManagedTransaction
+
+from graphmem.store.database import Database, Value, native, plain, run
 
 
 @dataclass(frozen=True)
@@ -43,3 +46,102 @@ def list_events(db: Database, principal: str, since: int, limit: int) -> list[di
     """The principal's change log after seq ``since``, oldest first: every field."""
     records = db.read("memory/events", principal=principal, since=since, limit=limit)
     return [plain(record["event"]) for record in records]
+
+
+@dataclass(frozen=True)
+class LoggedChange:
+    """One change-log entry with the statement and project it concerns."""
+
+    seq: int
+    type: str
+    at: datetime
+    actor: str
+    node_id: str
+    project: str | None
+    statement: str | None
+    statement_sha256: str | None
+    related_id: str | None
+    reason: str | None
+    correction: str | None
+    anchor_from: str | None
+    anchor_to: str | None
+
+
+def logged_changes(
+    db: Database,
+    principal: str,
+    types: Sequence[str],
+    *,
+    since_seq: int | None,
+    since_at: datetime | None,
+    project: str | None,
+    limit: int,
+) -> list[LoggedChange]:
+    """The principal's events of ``types`` after ``since_seq`` / from ``since_at``."""
+    records = db.read(
+        "memory/changes",
+        principal=principal,
+        types=list(types),
+        since_seq=since_seq,
+        since_at=since_at,
+        project=project,
+        limit=limit,
+    )
+    changes: list[LoggedChange] = []
+    for record in records:
+        at = native(record["at"])
+        assert isinstance(at, datetime)  # every event is written with a datetime
+        changes.append(
+            LoggedChange(
+                seq=int(record["seq"]),
+                type=str(record["type"]),
+                at=at,
+                actor=str(record["actor"]),
+                node_id=str(record["node_id"]),
+                project=record["project"],
+                statement=record["statement"],
+                statement_sha256=record["statement_sha256"],
+                related_id=record["related_id"],
+                reason=record["reason"],
+                correction=record["correction"],
+                anchor_from=record["anchor_from"],
+                anchor_to=record["anchor_to"],
+            )
+        )
+    return changes
+
+
+@dataclass(frozen=True)
+class AnchorTransition:
+    """A belief whose anchor state an index run changed."""
+
+    belief_id: str
+    before: str
+    after: str
+
+
+def record_anchor_changes(
+    db: Database,
+    principal: str,
+    project: str,
+    transitions: Sequence[AnchorTransition],
+    actor: str,
+    now: datetime,
+) -> None:
+    """Logs one ``anchor.changed`` event per transition, in one write."""
+    if not transitions:
+        return
+    rows = [{"belief_id": t.belief_id, "before": t.before, "after": t.after} for t in transitions]
+
+    def work(tx: ManagedTransaction) -> None:
+        run(
+            tx,
+            "memory/record_anchor_changes",
+            principal=principal,
+            project=project,
+            rows=rows,
+            actor=actor,
+            now=now,
+        )
+
+    db.write(work)

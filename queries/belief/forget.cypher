@@ -5,7 +5,7 @@
 // old content is still wrong; the new one is forgotten). Only a Tombstone with the
 // content digest stays, so formation never re-forms it. Free episode text (title,
 // text) is left as written. The deletion event carries the node's seq
-// (for the FAISS views) and no text.
+// (for the FAISS views), its project and the digest, and no text.
 MATCH (clock:Clock {id: 'memory'})
 SET clock.seq = clock.seq + 1
 WITH clock.seq AS seq
@@ -16,7 +16,7 @@ CREATE (:Tombstone {
 })
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'belief.deleted', node_id: b.id,
-  node_seq: b.seq, actor: $actor, at: $now
+  node_seq: b.seq, project: b.project, statement_sha256: $digest, actor: $actor, at: $now
 })
 WITH b
 CALL (b) {
