@@ -114,6 +114,8 @@ class AsyncGraphMem:
     history = _awaitable(GraphMem.history)
     list_beliefs = _awaitable(GraphMem.list_beliefs)
     projects = _awaitable(GraphMem.projects)
+    overview = _awaitable(GraphMem.overview)
+    changes = _awaitable(GraphMem.changes)
     events = _awaitable(GraphMem.events)
     index_code = _awaitable(GraphMem.index_code)
     anchor_status = _awaitable(GraphMem.anchor_status)

@@ -2,7 +2,18 @@
 
 import typer
 
-from graphmem.cli import bench, cache, code, demo, formation, memory, neo4j, recall, serve
+from graphmem.cli import (
+    bench,
+    cache,
+    code,
+    demo,
+    explore,
+    formation,
+    memory,
+    neo4j,
+    recall,
+    serve,
+)
 
 app = typer.Typer(
     name="graphmem",
@@ -15,6 +26,7 @@ memory.register(app)
 code.register(app)
 recall.register(app)
 formation.register(app)
+explore.register(app)
 demo.register(app)
 serve.register(app)
 app.add_typer(neo4j.app, name="neo4j")

@@ -5,6 +5,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
@@ -12,7 +13,7 @@ import typer
 from rich.progress import Progress
 
 from graphmem.client import GraphMem
-from graphmem.errors import GraphMemError
+from graphmem.errors import GraphMemError, InvalidInput
 from graphmem.settings import resolve_data_dir
 
 P = ParamSpec("P")
@@ -28,6 +29,9 @@ PrincipalOption = Annotated[
         show_default=False,
     ),
 ]
+AllProjectsOption = Annotated[
+    bool, typer.Option("--all-projects", help="Across every project of the principal.")
+]
 WorkersOption = Annotated[
     int | None, typer.Option(min=1, help="Parser processes (default: all cores).")
 ]
@@ -40,6 +44,21 @@ DataDirOption = Annotated[
         show_default=False,
     ),
 ]
+
+
+def chosen_project(project: str | None, all_projects: bool) -> str | None:
+    """The project a command is about: ``--project``, or None for ``--all-projects``.
+
+    Raises:
+        InvalidInput: Neither or both were given.
+    """
+    if (project is None) == (not all_projects):
+        raise InvalidInput(
+            "--project: say which project you ask about, or --all-projects (not both)",
+            field="project",
+            rule="required",
+        )
+    return None if all_projects else project
 
 
 def handles_errors(command: Callable[P, R]) -> Callable[P, R]:
@@ -59,9 +78,16 @@ def handles_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def _json_value(value: object) -> str:
+    """How JSON shows what it has no type for: times in ISO 8601, the rest as text."""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value)
+
+
 def print_json(data: Any) -> None:
-    """Prints ``data`` as sorted, indented JSON."""
-    typer.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+    """Prints ``data`` as sorted, indented JSON (times in ISO 8601)."""
+    typer.echo(json.dumps(data, indent=2, sort_keys=True, default=_json_value))
 
 
 @contextmanager

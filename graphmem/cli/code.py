@@ -78,6 +78,11 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  failed  {failure['path']}: {failure['reason']}")
         for reason, count in summary.ignored.items():
             typer.echo(f"  ignored {count} ({reason})")
+        for change in summary.anchor_changes:
+            typer.echo(
+                f"  anchor  {change.before} -> {change.after}  {change.belief_id}  "
+                f"{change.statement}"
+            )
 
     @app.command()
     @handles_errors

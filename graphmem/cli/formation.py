@@ -16,6 +16,7 @@ from graphmem.cli._common import (
     print_json,
     progress_bar,
 )
+from graphmem.explore.text import iso_time
 from graphmem.models import MAX_BATCH_ROWS, ConsolidationResult
 
 
@@ -151,8 +152,13 @@ def register(app: typer.Typer) -> None:
 def _describe(event: dict[str, Any]) -> str:
     extra = {
         key: event[key]
-        for key in ("gate", "statement", "similar_to", "similarity", "episode_id", "other_id")
+        for key in ("gate", "similar_to", "similarity", "episode_id", "other_id")
         if event.get(key) is not None
     }
     detail = f"  {json.dumps(extra, ensure_ascii=False)}" if extra else ""
-    return f"{event['seq']:>10}  {event['type']:<20} {event.get('node_id') or '-'}{detail}"
+    text = event.get("about") or event.get("statement")
+    about = f"  {text}" if text else ""
+    return (
+        f"{event['seq']:>10}  {iso_time(event['at'])}  {event['type']:<20} "
+        f"{event.get('node_id') or '-'}{about}{detail}"
+    )

@@ -9,15 +9,18 @@ import typer
 
 from graphmem.admin import Admin
 from graphmem.cli._common import (
+    AllProjectsOption,
     DataDirOption,
     JsonOption,
     PrincipalOption,
+    chosen_project,
     handles_errors,
     open_memory,
     print_json,
 )
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.models import Belief, Episode
+from graphmem.recall.ranking import confidence_band
 
 EvidenceOption = Annotated[
     list[str] | None, typer.Option("--evidence", help="Episode id (repeatable).")
@@ -278,9 +281,20 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def beliefs(
         project: Annotated[str | None, typer.Option(help="Learned in this project.")] = None,
+        all_projects: AllProjectsOption = False,
         type_: Annotated[str | None, typer.Option("--type", help="Only this type.")] = None,
         state: Annotated[str | None, typer.Option(help="provisional|active|retired.")] = None,
         scope: Annotated[str | None, typer.Option(help="project|principal.")] = None,
+        anchor_state: Annotated[
+            str | None,
+            typer.Option(help="unanchored|verified|drifted|vanished|unverifiable."),
+        ] = None,
+        promoted: Annotated[
+            bool, typer.Option("--promoted", help="Only beliefs promoted to principal scope.")
+        ] = False,
+        conflicted: Annotated[
+            bool, typer.Option("--conflicted", help="Only beliefs in an open conflict.")
+        ] = False,
         include_superseded: Annotated[
             bool, typer.Option("--include-superseded", help="Also superseded beliefs.")
         ] = False,
@@ -289,20 +303,38 @@ def register(app: typer.Typer) -> None:
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """List beliefs, oldest first."""
+        """List beliefs, oldest first, with project, scope, state and anchor state."""
+        asked = chosen_project(project, all_projects)
         with open_memory(principal, data_dir) as memory:
             found = memory.list_beliefs(
-                project=project,
+                project=asked,
                 type=type_,
                 state=state,
                 scope=scope,
                 include_superseded=include_superseded,
+                anchor_state=anchor_state,
+                promoted=promoted,
+                conflicted=conflicted,
                 limit=limit,
             )
+            statuses = memory.anchor_statuses([belief.id for belief in found], asked)
+        rows = [
+            (belief, status.state.value, confidence_band(belief.confidence))
+            for belief, status in zip(found, statuses, strict=True)
+        ]
         if as_json:
-            print_json([belief.model_dump(mode="json") for belief in found])
+            print_json(
+                [
+                    {**b.model_dump(mode="json"), "anchor_state": anchor, "confidence_band": band}
+                    for b, anchor, band in rows
+                ]
+            )
             return
-        for belief in found:
-            typer.echo(f"{belief.id}  {belief.type:<10} {belief.statement}")
+        for belief, anchor, band in rows:
+            state_text = "superseded" if belief.superseded_at else belief.state.value
+            typer.echo(
+                f"{belief.id}  {belief.project:<16} {belief.scope.value:<9} {state_text:<11} "
+                f"{anchor:<12} {band:<6} {belief.type.value:<10} {belief.statement}"
+            )
         if not found:
             typer.echo("no beliefs match")

@@ -7,9 +7,11 @@ from typing import Annotated
 import typer
 
 from graphmem.cli._common import (
+    AllProjectsOption,
     DataDirOption,
     JsonOption,
     PrincipalOption,
+    chosen_project,
     handles_errors,
     open_memory,
     print_json,
@@ -19,9 +21,6 @@ from graphmem.models import EpisodeSearchResult, RecallResult
 
 ProjectOption = Annotated[
     str | None, typer.Option(help="The project asked about (weights, anchors).")
-]
-AllProjectsOption = Annotated[
-    bool, typer.Option("--all-projects", help="Ask across every project (no project weight).")
 ]
 KOption = Annotated[int, typer.Option("--k", help="At most this many items (1-200).")]
 ArmsOption = Annotated[
@@ -45,16 +44,6 @@ def _as_of(value: str | None) -> datetime | None:
 
 def _arm_list(arms: str) -> list[str]:
     return [arm.strip() for arm in arms.split(",") if arm.strip()]
-
-
-def _project(project: str | None, all_projects: bool) -> str | None:
-    if project is None and not all_projects:
-        raise InvalidInput(
-            "--project: say which project you ask about, or --all-projects",
-            field="project",
-            rule="required",
-        )
-    return None if all_projects else project
 
 
 def _show(result: RecallResult | EpisodeSearchResult, as_json: bool) -> None:
@@ -104,7 +93,7 @@ def register(app: typer.Typer) -> None:
         with open_memory(principal, data_dir) as memory:
             result = memory.recall(
                 query,
-                project=_project(project, all_projects),
+                project=chosen_project(project, all_projects),
                 paths=paths,
                 symbols=symbols,
                 subjects=subjects,

@@ -14,10 +14,13 @@ from typing import Annotated
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from graphmem.models import (
+    AnchorChange,
     AnchorStatus,
     Arm,
     Authority,
     BeliefChanges,
+    Change,
+    ChangeKind,
     CodePath,
     Conflict,
     ConsolidationResult,
@@ -29,6 +32,7 @@ from graphmem.models import (
     Name,
     NewBelief,
     NewEpisode,
+    Overview,
     QueryText,
     Reason,
     RecallQuery,
@@ -160,6 +164,26 @@ class IndexCodeArguments(_Arguments):
     rebuild: StrictBool = False
 
 
+class OverviewArguments(_Arguments):
+    """``overview``: the principal's memory across all of its projects."""
+
+
+class ChangesArguments(_Arguments):
+    """``changes``: what changed in memory, oldest first."""
+
+    since: (
+        Annotated[str, Field(strict=True, min_length=1, max_length=40)]
+        | Annotated[int, Field(strict=True, ge=0)]
+    ) = "7d"
+    """A span back from now (``30m``, ``12h``, ``7d``, ``2w``), an ISO 8601 date or time,
+    or a seq (changes after it)."""
+    project: Name | None = None
+    """Only changes about this project; every project when left out."""
+    kinds: list[ChangeKind] | None = None
+    """Only these kinds; all when left out."""
+    limit: Limit = 100
+
+
 # --- structured results -------------------------------------------------------------
 
 
@@ -251,6 +275,14 @@ class CodeIndexed(_Result):
     """Files that could not be indexed, with their reasons."""
     writes: int
     seconds: float
+    anchor_changes: list[AnchorChange] = []
+    """Beliefs learned in the project whose anchor state this run changed."""
+
+
+class ChangesFound(_Result):
+    """What ``changes`` found, oldest first."""
+
+    changes: list[Change]
 
 
 RESULT_MODELS: dict[str, type[BaseModel]] = {
@@ -266,5 +298,7 @@ RESULT_MODELS: dict[str, type[BaseModel]] = {
     "consolidate": ConsolidationResult,
     "anchor_status": AnchorStatus,
     "index_code": CodeIndexed,
+    "overview": Overview,
+    "changes": ChangesFound,
 }
 """The model of each tool's structured content (its ``outputSchema``)."""

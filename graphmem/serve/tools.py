@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from graphmem.client import GraphMem
 from graphmem.errors import InvalidInput
+from graphmem.explore.text import change_line, overview_lines
 from graphmem.models import ConsolidationResult, CorrectionKind
 from graphmem.serve import schemas
 
@@ -221,13 +222,31 @@ def index_code(mem: GraphMem, args: schemas.IndexCodeArguments, defaults: Defaul
         failed=summary.failed,
         writes=summary.writes,
         seconds=summary.seconds,
+        anchor_changes=summary.anchor_changes,
     )
     files = summary.files
-    text = (
+    lines = [
         f"indexed {summary.project} at {summary.root}: {files['parsed']} parsed, "
         f"{files['skipped']} unchanged, {files['removed']} removed, {files['failed']} failed"
-    )
-    return ToolOutput(text, result)
+    ]
+    lines += [
+        f"anchor {c.before} -> {c.after}: belief {c.belief_id} {c.statement}"
+        for c in summary.anchor_changes
+    ]
+    return ToolOutput("\n".join(lines), result)
+
+
+def overview(mem: GraphMem, args: schemas.OverviewArguments, defaults: Defaults) -> ToolOutput:
+    """The principal's memory across all of its projects."""
+    view = mem.overview()
+    return ToolOutput("\n".join(overview_lines(view)), view)
+
+
+def changes(mem: GraphMem, args: schemas.ChangesArguments, defaults: Defaults) -> ToolOutput:
+    """What changed in memory since a time, a span or a seq."""
+    found = mem.changes(args.since, project=args.project, kinds=args.kinds, limit=args.limit)
+    text = "\n".join(change_line(change) for change in found) or "no changes"
+    return ToolOutput(text, schemas.ChangesFound(changes=found))
 
 
 @dataclass(frozen=True)
@@ -323,6 +342,24 @@ TOOLS: tuple[Tool, ...] = (
         "vanished (with candidates), unverifiable or unanchored.",
         schemas.AnchorStatusArguments,
         anchor_status,
+    ),
+    Tool(
+        "overview",
+        "The principal's memory across all of its projects: per project its episodes, "
+        "live beliefs by type and state, promoted beliefs, open conflicts, drifted and "
+        "vanished anchors and last activity; the principal-scope beliefs; the subjects "
+        "that recur across projects.",
+        schemas.OverviewArguments,
+        overview,
+    ),
+    Tool(
+        "changes",
+        "What changed in memory, oldest first: beliefs learned, reinforced, activated, "
+        "superseded, retired, corrected, forgotten (digest only), promoted, conflicted, "
+        "anchors that an index run changed, episodes remembered; each with statement, "
+        "project, actor and ISO 8601 time. since: 7d, 12h, 2026-11-01 or a seq.",
+        schemas.ChangesArguments,
+        changes,
     ),
     Tool(
         "index_code",

@@ -104,7 +104,7 @@ def test_unreachable_database_exits_3_and_says_how_to_start(
     neo4j_env: dict[str, str],
 ) -> None:
     env = {**neo4j_env, "GRAPHMEM_NEO4J_URI": f"bolt://127.0.0.1:{free_port()}"}
-    code, _, err = _run(env, "beliefs")
+    code, _, err = _run(env, "beliefs", "--all-projects")
     assert code == 3
     assert "graphmem neo4j start" in err
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from graphmem.store.cypher import cypher, queries_dir, split_statements
 from graphmem.store.migrations import available_migrations
 
@@ -32,10 +34,16 @@ def test_migrations_are_numbered_in_order() -> None:
     for migration in migrations:
         for statement in split_statements(migration.text):
             assert not statement.endswith(";")
-            # Every statement is idempotent: guarded schema changes, MERGE, or a data
-            # update that only touches nodes it has not touched yet.
+            # Every statement is idempotent: guarded schema changes, MERGE, a data
+            # update that only touches nodes it has not touched yet, or a (batched)
+            # statement whose only writes are MERGEs.
             guarded = ("IF NOT EXISTS", "IF EXISTS", "IS NULL")
-            assert statement.startswith("MERGE") or any(g in statement for g in guarded)
+            merges_only = "MERGE" in statement and not re.search(
+                r"\bCREATE\s*[(:]|\bDELETE\b|\bREMOVE\b", statement
+            )
+            assert (
+                statement.startswith("MERGE") or merges_only or any(g in statement for g in guarded)
+            )
 
 
 def test_split_statements() -> None:

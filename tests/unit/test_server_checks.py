@@ -72,7 +72,9 @@ def test_port_in_use_is_a_clear_error_and_exit_1(tmp_path: Path) -> None:
 
 
 def test_missing_principal_exits_7_before_touching_a_database() -> None:
-    result = CliRunner().invoke(app, ["beliefs"], env={"GRAPHMEM_PRINCIPAL": None})
+    result = CliRunner().invoke(
+        app, ["beliefs", "--all-projects"], env={"GRAPHMEM_PRINCIPAL": None}
+    )
     assert result.exit_code == 7 and "GRAPHMEM_PRINCIPAL" in result.stderr
 
 

@@ -22,6 +22,8 @@ CLIENT_TOOLS = {
     "consolidate",
     "anchor_status",
     "index_code",
+    "overview",
+    "changes",
 }
 BELIEF_ID = "01a230d6-c141-7277-87f4-60f7710e9f0a"
 
@@ -84,3 +86,14 @@ def test_supersede_takes_a_statement_or_changed_fields() -> None:
         {"old_id": BELIEF_ID, "new": {"statement": "s2", "confidence": 0.9}, "reason": "r"},
     )
     assert not isinstance(changed.new, str) and changed.new.confidence == 0.9
+
+
+def test_changes_takes_a_span_a_date_or_a_seq_and_known_kinds() -> None:
+    assert parse(schemas.ChangesArguments, {"since": 12}).since == 12
+    assert parse(schemas.ChangesArguments, {"since": "2026-11-01"}).since == "2026-11-01"
+    assert parse(schemas.ChangesArguments, {}).since == "7d"
+    with pytest.raises(InvalidInput) as refused:
+        parse(schemas.ChangesArguments, {"kinds": ["learned", "gossip"]})
+    assert refused.value.details["field"].startswith("kinds")
+    with pytest.raises(InvalidInput):
+        parse(schemas.ChangesArguments, {"since": -1})
