@@ -2,9 +2,10 @@
 
 Episodes with observations, decisions and a failed attempt; beliefs with provenance;
 one supersession; then a belief anchored to indexed code goes from verified to
-drifted when the code is edited; finally consolidation forms a belief from episodes in
-two projects and promotes it to principal scope. Every write carries an idempotency key, so running
-the demo again changes no memory.
+drifted when the code is edited (and stays drifted, to explore); finally consolidation
+forms a belief from episodes in two projects and promotes it to principal scope. Every
+write carries an idempotency key, so running the demo again changes no memory; its
+index runs log the anchor changes they see again.
 """
 
 from __future__ import annotations
@@ -220,15 +221,17 @@ def run_demo(memory: GraphMem, say: Callable[[str], None], workdir: Path) -> Dem
 
     say("6. Someone edits Invoice.total to build Decimal from floats again; re-index.")
     _write_sample(workdir, edited=True)
-    memory.index_code(workdir, "billing-api")
+    summary = memory.index_code(workdir, "billing-api")
+    for change in summary.anchor_changes:
+        say(f"   index: {change.before} -> {change.after}: {change.statement}")
     status = memory.anchor_status(beliefs["anchored"])
     states.append(status.state)
     say(
         f"   anchor: {status.state} (weight {status.anchor_weight}, applies here: "
         f"{status.applies_here}) - the belief is demoted, never deleted"
     )
-    _write_sample(workdir, edited=False)  # leave the sample as the demo found it
-    memory.index_code(workdir, "billing-api")
+    # The edit stays: `graphmem beliefs --all-projects --anchor-state drifted` and
+    # Browser's drifted-beliefs query show it. A re-run writes the sample afresh.
 
     say("7. Consolidation forms beliefs from episodes; a fact seen in two projects is promoted.")
     for key, project in (("cents_billing", "billing-api"), ("cents_checkout", "checkout-web")):
