@@ -21,8 +21,11 @@ CALL (p) {
   OPTIONAL MATCH (p)<-[:LEARNED_IN]-(a:Belief)-[:CONFLICTS_WITH]-(b:Belief)
   WHERE a.state <> 'retired' AND a.superseded_at IS NULL
     AND b.state <> 'retired' AND b.superseded_at IS NULL
-  RETURN count(DISTINCT CASE WHEN a.id < b.id THEN [a.id, b.id] ELSE [b.id, a.id] END)
-           AS open_conflicts
+  RETURN count(DISTINCT CASE
+    WHEN b IS NULL THEN null
+    WHEN a.id < b.id THEN [a.id, b.id]
+    ELSE [b.id, a.id]
+  END) AS open_conflicts
 }
 CALL (p) {
   OPTIONAL MATCH (p)<-[:IN_PROJECT|LEARNED_IN]-(n)<-[:ABOUT]-(event:MemoryEvent)
