@@ -6,6 +6,13 @@ import graphmem
 from graphmem import errors
 
 PUBLIC = {
+    "AnchorChange",
+    "Change",
+    "ChangeKind",
+    "Overview",
+    "PrincipalBelief",
+    "ProjectOverview",
+    "RecurringSubject",
     "ClientClosed",
     "AccessToken",
     "Admin",
