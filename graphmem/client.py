@@ -484,8 +484,10 @@ class GraphMem:
 
         Each event has ``seq``, ``type`` (``belief.created``, ``belief.reinforced``,
         ``belief.promoted``, ``candidate.rejected``...), ``node_id``, ``actor`` and
-        ``at``; a rejected candidate also has ``gate``, ``statement`` and, for the
-        novelty gate, ``similar_to`` and ``similarity``.
+        ``at``, and ``about``: the statement or title of the node it is about while
+        that exists; a rejected candidate also has ``gate``, ``statement`` and, for the
+        novelty gate, ``similar_to`` and ``similarity``. :meth:`changes` reads the same
+        log as typed kinds of change.
         """
         return events.list_events(
             self._db, self.principal, _check_since(since), _check_limit(limit)

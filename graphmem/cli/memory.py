@@ -330,6 +330,11 @@ def register(app: typer.Typer) -> None:
                 ]
             )
             return
+        if rows:
+            typer.echo(
+                f"{'id':<36}  {'project':<16} {'scope':<9} {'state':<11} {'anchor':<12} "
+                f"{'conf':<6} {'type':<10} statement"
+            )
         for belief, anchor, band in rows:
             state_text = "superseded" if belief.superseded_at else belief.state.value
             typer.echo(

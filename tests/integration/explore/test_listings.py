@@ -37,10 +37,11 @@ def test_listing_filters_and_columns(
     assert rows[result.beliefs["cents"]]["scope"] == "principal"
     assert {row["confidence_band"] for row in rows.values()} <= {"low", "medium", "high"}
     text = runner.invoke(app, ["beliefs", "--all-projects", "--anchor-state", "drifted"], env=env)
-    (line,) = text.stdout.splitlines()
-    assert "billing-api" in line and "project" in line and "drifted" in line
+    header, line = text.stdout.splitlines()
+    assert header.split()[:5] == ["id", "project", "scope", "state", "anchor"]
+    assert "billing-api" in line and " project " in line and "drifted" in line
     text = runner.invoke(app, ["beliefs", "--project", "checkout-web", "--promoted"], env=env)
-    (line,) = text.stdout.splitlines()
+    _, line = text.stdout.splitlines()
     assert "principal" in line and "integer cents" in line
     refused = runner.invoke(app, ["beliefs"], env=env)
     assert refused.exit_code == 1 and "--all-projects" in refused.stderr
