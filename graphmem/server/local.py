@@ -1,8 +1,9 @@
 """The no-Docker route: a real Neo4j 5.26 server run from Maven Central jars.
 
 ``docker/neo4j-local/neo4j-local`` resolves the jars and runs the server's own entry
-point with a generated config; this module drives it: port and Java checks, start in
-the background, wait for Bolt, clean stop, status and logs.
+point with a generated config; this module drives it: port and Java checks, Browser's
+graphmem overlay (:mod:`graphmem.server.browser`), start in the background, wait for
+Bolt, clean stop, status and logs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from graphmem._resources import data_path
 from graphmem.errors import ServerError, ServerStartFailed
+from graphmem.server.browser import browser_principal, install_overlay
 from graphmem.server.info import ServerInfo, ensure_password
 from graphmem.server.java import find_java
 from graphmem.server.probe import ensure_ports_free, http_answers, wait_until
@@ -63,14 +65,24 @@ def _cmdline(pid: int) -> str:
 
 
 class LocalServer:
-    """A Neo4j server whose files all live under ``home``."""
+    """A Neo4j server whose files all live under ``home``.
+
+    ``browser_principal`` is whose memory Browser opens on after login (default:
+    GRAPHMEM_PRINCIPAL, else ``demo``).
+    """
 
     def __init__(
-        self, home: Path, bolt_port: int = DEFAULT_BOLT_PORT, http_port: int = DEFAULT_HTTP_PORT
+        self,
+        home: Path,
+        bolt_port: int = DEFAULT_BOLT_PORT,
+        http_port: int = DEFAULT_HTTP_PORT,
+        *,
+        browser_principal: str | None = None,
     ) -> None:
         self.home = home
         self.bolt_port = bolt_port
         self.http_port = http_port
+        self.browser_principal = browser_principal
         state = self._read_state()
         if state is not None:  # a running server keeps the ports it was started with
             self.bolt_port, self.http_port = state["bolt_port"], state["http_port"]
@@ -148,6 +160,8 @@ class LocalServer:
     def start(self, timeout: float = START_TIMEOUT_S) -> ServerInfo:
         """Starts the server in the background; waits until Bolt and Browser answer.
 
+        Browser is served with graphmem's style sheet and guide, which it loads on login.
+
         Returns:
             How to reach it; ``already_running`` when it was up before.
 
@@ -162,12 +176,15 @@ class LocalServer:
         java = find_java()
         self.install()
         password = ensure_password(self.password_file)
+        principal = browser_principal(self.browser_principal)
+        on_login = install_overlay(self.home, self.http_port, principal)
         self.console_log.parent.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
             "JAVA": str(java.path),
             "NEO4J_BOLT_PORT": str(self.bolt_port),
             "NEO4J_HTTP_PORT": str(self.http_port),
+            "NEO4J_BROWSER_POST_CONNECT_CMD": on_login,
         }
         with self.console_log.open("ab") as console:
             process = subprocess.Popen(

@@ -1,0 +1,150 @@
+"""The Browser guide, the login command and the style sheet, as Browser 5.24 reads them."""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+from graphmem._resources import data_path
+from graphmem.server.browser import (
+    GUIDE_ORDER,
+    browser_queries,
+    guide_html,
+    param_command,
+    post_connect_command,
+    runnable_text,
+)
+
+
+class _Guide(HTMLParser):
+    """Collects the slides and each slide's runnable blocks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.slides: list[list[str]] = []
+        self._in_runnable = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "slide":
+            self.slides.append([])
+        elif tag == "pre" and ("class", "runnable") in attrs:
+            self._in_runnable = True
+            self.slides[-1].append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "pre":
+            self._in_runnable = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_runnable:
+            self.slides[-1][-1] += data
+
+
+def _parse(text: str) -> _Guide:
+    guide = _Guide()
+    guide.feed(text)
+    return guide
+
+
+def test_the_guide_order_names_every_query_file() -> None:
+    files = sorted(path.stem for path in (data_path("queries") / "browser").glob("*.cypher"))
+    assert sorted(GUIDE_ORDER) == files
+    assert [query.name for query in browser_queries()] == list(GUIDE_ORDER)
+
+
+def test_each_query_documents_its_parameters_and_reads_one_principal() -> None:
+    for query in browser_queries():
+        assert query.title and query.description, query.name
+        assert set(query.help) == set(query.parameters), query.name
+        assert set(query.examples) <= set(query.parameters)
+        body = runnable_text(query)
+        assert "$principal" in body, query.name
+        # Every MATCH starts from a node of the principal, or one bound from it.
+        for match in re.findall(r"MATCH (?:\w+ = )?\((\w*)(:\w+)?( \{[^}]*\})?", body):
+            variable, label, properties = match
+            assert "$principal" in properties or (variable and not label), (query.name, match)
+        # Browser URLs cannot carry & or #; ids and names are all the queries take.
+        assert "&" not in body and "#" not in body
+
+
+def test_the_guide_opens_with_the_principal_then_one_slide_per_query() -> None:
+    queries = browser_queries()
+    guide = _parse(guide_html(queries, "alice@example"))
+    assert len(guide.slides) == 1 + len(queries)
+    assert guide.slides[0] == [':param principal => "alice@example"']
+    for slide, query in zip(guide.slides[1:], queries, strict=True):
+        demo_blocks = [param_command(name, value) for name, value in query.examples.items()]
+        assert slide == [*demo_blocks, runnable_text(query)]
+        assert slide[-1].startswith(f"// {query.title}\n")
+
+
+def test_guide_text_is_escaped() -> None:
+    text = guide_html(browser_queries(), "demo")
+    assert "<>" not in text and "->" not in text  # Cypher's arrows and <> are entities
+    assert html.escape("-[owns:BELONGS_TO]->") in text
+    assert "<script" not in text
+
+
+def test_the_login_command_sets_the_principal_then_loads_style_and_guide() -> None:
+    command = post_connect_command(7474, "demo")
+    assert command.split("; ") == [
+        'param principal => "demo"',
+        "style http://127.0.0.1:7474/browser/graphmem/graphmem.grass",
+        "play http://127.0.0.1:7474/browser/graphmem/guide.html",
+    ]
+    assert "\n" not in command
+
+
+def _parse_grass(text: str) -> dict[str, dict[str, str]]:
+    """Browser 5.24's own grass parser (parseGrass), transcribed."""
+    rules: dict[str, str] = {}
+    quoted = in_block = nested = False
+    selector = body = ""
+    for char in text:
+        kept = False
+        if char == "{" and not quoted:
+            nested, in_block = (True, in_block) if in_block else (nested, True)
+        elif char == "}" and not quoted:
+            if nested:
+                nested = False
+            else:
+                in_block = False
+                rules[selector] = body
+                selector = body = ""
+        elif char in "'\"":
+            quoted = not quoted
+        else:
+            kept = True
+        if char in "{}" and quoted:
+            kept = True
+        if kept:
+            if in_block:
+                body += char
+            elif not char.isspace():
+                selector += char
+    parsed: dict[str, dict[str, str]] = {}
+    for key, block in rules.items():
+        parsed[key] = {}
+        for declaration in block.split(";"):
+            parts = declaration.split(":")
+            if len(parts) == 2:
+                parsed[key][parts[0].strip()] = parts[1].strip()
+    return parsed
+
+
+def test_the_style_sheet_gives_every_rule_a_caption_and_no_empty_selector() -> None:
+    grass = _parse_grass((data_path("queries") / "browser" / "graphmem.grass").read_text())
+    assert "" not in grass  # an empty selector crashes Browser on its next graph
+    assert {"node", "relationship"} <= set(grass)
+    for selector, properties in grass.items():
+        assert re.fullmatch(r"(node|relationship)(\.\w+)?", selector), selector
+        assert "caption" in properties, selector
+    captions = {s: p["caption"] for s, p in grass.items()}
+    assert captions["node.Belief"] == "{statement}"
+    assert captions["node.Episode"] == "{title}"
+    assert captions["node.Symbol"] == "{qualname}"
+    assert captions["node.File"] == "{path}"
+    assert captions["node.Project"] == "{name}"
+    assert captions["node.Principal"] == "{id}"
+    assert captions["node.MemoryEvent"] == "{type}"
