@@ -4,6 +4,7 @@ import typer
 
 from graphmem.cli import (
     bench,
+    browse,
     cache,
     code,
     demo,
@@ -28,6 +29,7 @@ recall.register(app)
 formation.register(app)
 explore.register(app)
 demo.register(app)
+browse.register(app)
 serve.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")
