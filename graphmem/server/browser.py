@@ -256,6 +256,50 @@ def post_connect_command(http_port: int, principal: str) -> str:
     )
 
 
+def parse_grass(text: str) -> dict[str, dict[str, str]]:
+    """Parses a style sheet as Browser 5.24 does (its ``parseGrass``, transcribed).
+
+    Braces inside quotes are kept, quotes dropped; a declaration counts only when it
+    has exactly one ``:``.
+    """
+    blocks: dict[str, str] = {}
+    quoted = in_block = nested = False
+    selector = body = ""
+    for char in text:
+        if char in "'\"":
+            quoted = not quoted
+            continue
+        if char == "{" and not quoted:
+            nested, in_block = (True, True) if in_block else (nested, True)
+            continue
+        if char == "}" and not quoted:
+            if nested:
+                nested = False
+            else:
+                in_block, blocks[selector], selector, body = False, body, "", ""
+            continue
+        if in_block:
+            body += char
+        elif not char.isspace():
+            selector += char
+    parsed: dict[str, dict[str, str]] = {}
+    for key, block in blocks.items():
+        pairs = [part.split(":") for part in block.split(";")]
+        parsed[key] = {pair[0].strip(): pair[1].strip() for pair in pairs if len(pair) == 2}
+    return parsed
+
+
+def docker_post_connect_command(principal: str) -> str:
+    """``browser.post_connect_cmd`` for the Docker route, whose Browser has no overlay.
+
+    The style sheet goes inline, as JSON (Browser reads JSON first; it has no ``;``,
+    which would split the command); there is no guide.
+    """
+    style = parse_grass((data_path("queries") / "browser" / STYLE_FILE).read_text())
+    command = param_command("principal", principal).removeprefix(":")
+    return f"{command}; style {json.dumps(style, separators=(',', ':'))}"
+
+
 def browser_jar(home: Path) -> Path:
     """Returns the Neo4j Browser jar on the server's classpath (``HOME/classpath.txt``).
 

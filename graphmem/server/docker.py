@@ -10,6 +10,7 @@ from pathlib import Path
 
 from graphmem._resources import data_path
 from graphmem.errors import ServerStartFailed
+from graphmem.server.browser import browser_principal, docker_post_connect_command
 from graphmem.server.info import ServerInfo, ensure_password
 from graphmem.server.probe import ensure_ports_free, wait_until
 from graphmem.settings import DEFAULT_USER
@@ -36,6 +37,8 @@ class DockerServer:
     """Neo4j in a compose project of its own per data directory (so its volume is too).
 
     The password lives under ``home``; the project is ``graphmem-`` + a digest of it.
+    Browser there has no graphmem guide (the image's own Browser is served); on login it
+    sets the principal and loads graphmem's style sheet inline, with telemetry off.
     """
 
     def __init__(self, home: Path, bolt_port: int, http_port: int) -> None:
@@ -56,6 +59,7 @@ class DockerServer:
             "NEO4J_PASSWORD": ensure_password(self.password_file),
             "GRAPHMEM_NEO4J_BOLT_PORT": str(self.bolt_port),
             "GRAPHMEM_NEO4J_HTTP_PORT": str(self.http_port),
+            "GRAPHMEM_BROWSER_POST_CONNECT_CMD": docker_post_connect_command(browser_principal()),
         }
         compose_file = data_path("docker") / "docker-compose.yml"
         command = ["docker", "compose", "-p", self.project_name, "-f", str(compose_file), *args]

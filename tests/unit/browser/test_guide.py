@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from html.parser import HTMLParser
 
@@ -10,8 +11,10 @@ from graphmem._resources import data_path
 from graphmem.server.browser import (
     GUIDE_ORDER,
     browser_queries,
+    docker_post_connect_command,
     guide_html,
     param_command,
+    parse_grass,
     post_connect_command,
     runnable_text,
 )
@@ -96,45 +99,8 @@ def test_the_login_command_sets_the_principal_then_loads_style_and_guide() -> No
     assert "\n" not in command
 
 
-def _parse_grass(text: str) -> dict[str, dict[str, str]]:
-    """Browser 5.24's own grass parser (parseGrass), transcribed."""
-    rules: dict[str, str] = {}
-    quoted = in_block = nested = False
-    selector = body = ""
-    for char in text:
-        kept = False
-        if char == "{" and not quoted:
-            nested, in_block = (True, in_block) if in_block else (nested, True)
-        elif char == "}" and not quoted:
-            if nested:
-                nested = False
-            else:
-                in_block = False
-                rules[selector] = body
-                selector = body = ""
-        elif char in "'\"":
-            quoted = not quoted
-        else:
-            kept = True
-        if char in "{}" and quoted:
-            kept = True
-        if kept:
-            if in_block:
-                body += char
-            elif not char.isspace():
-                selector += char
-    parsed: dict[str, dict[str, str]] = {}
-    for key, block in rules.items():
-        parsed[key] = {}
-        for declaration in block.split(";"):
-            parts = declaration.split(":")
-            if len(parts) == 2:
-                parsed[key][parts[0].strip()] = parts[1].strip()
-    return parsed
-
-
 def test_the_style_sheet_gives_every_rule_a_caption_and_no_empty_selector() -> None:
-    grass = _parse_grass((data_path("queries") / "browser" / "graphmem.grass").read_text())
+    grass = parse_grass((data_path("queries") / "browser" / "graphmem.grass").read_text())
     assert "" not in grass  # an empty selector crashes Browser on its next graph
     assert {"node", "relationship"} <= set(grass)
     for selector, properties in grass.items():
@@ -148,3 +114,20 @@ def test_the_style_sheet_gives_every_rule_a_caption_and_no_empty_selector() -> N
     assert captions["node.Project"] == "{name}"
     assert captions["node.Principal"] == "{id}"
     assert captions["node.MemoryEvent"] == "{type}"
+
+
+def test_parse_grass_reads_as_browser_does() -> None:
+    text = "node.A { caption: '{x}'; color: #fff; bad: a:b; }\nrelationship {caption: '<type>'}"
+    assert parse_grass(text) == {
+        "node.A": {"caption": "{x}", "color": "#fff"},
+        "relationship": {"caption": "<type>"},
+    }
+    assert parse_grass("node { a: 1 } }") == {"node": {"a": "1"}, "": {}}  # stray brace
+
+
+def test_the_docker_login_command_carries_the_style_as_json() -> None:
+    command = docker_post_connect_command("demo")
+    head, style = command.split("; style ")
+    assert head == 'param principal => "demo"'
+    assert ";" not in style and "\n" not in style
+    assert json.loads(style)["node.Belief"]["caption"] == "{statement}"
