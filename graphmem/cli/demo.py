@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from graphmem._resources import data_path
 from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
 from graphmem.client import GraphMem
 from graphmem.demo import BROWSER_QUERY, run_demo
+from graphmem.server.browser import browser_principal, editor_url, param_command
 from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
 from graphmem.server.manager import start_server
 from graphmem.settings import resolve_data_dir
@@ -40,6 +40,9 @@ def register(app: typer.Typer) -> None:
         with GraphMem(principal, data_dir=directory) as memory:
             result = run_demo(memory, say, directory / "demo" / "billing-api")
         parameter = f":param principal => {json.dumps(principal)}"
+        link = server.browser_url
+        if link and principal != browser_principal():  # whose memory Browser opens on
+            link = editor_url(link, param_command("principal", principal))
         if as_json:
             print_json(
                 {
@@ -47,14 +50,20 @@ def register(app: typer.Typer) -> None:
                     "beliefs": result.beliefs,
                     "anchor_states": result.anchor_states,
                     "browser_url": server.browser_url,
+                    "browser_link": link,
                     "cypher": [parameter, BROWSER_QUERY],
                 }
             )
             return
         say("\nExplore it in Neo4j Browser:")
-        say(f"  open   {server.browser_url or 'your Neo4j Browser'}")
+        if link is None:  # a server of your own: no graphmem guide there
+            say(f"  in your Neo4j Browser run  {parameter}")
+            say(f"  then  {BROWSER_QUERY}")
+            return
+        say(f"  open   {link}")
         if server.password_file:
             say(f"  login  {server.user} / the password in {server.password_file}")
-        say(f"  paste  {parameter}")
-        say(f"  then   {BROWSER_QUERY}")
-        say(f"  style  :style, then paste {data_path('queries') / 'browser' / 'graphmem.grass'}")
+        if link != server.browser_url:
+            say(f"  run    the editor's {parameter}")
+        say("  then   graphmem's style and guide open by themselves: each slide runs a query")
+        say("         (graphmem browse ID links one belief or episode)")
