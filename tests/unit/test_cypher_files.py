@@ -23,7 +23,7 @@ def test_every_query_file_loads_and_names_no_format_placeholders() -> None:
 
 def test_every_read_of_memory_filters_on_principal() -> None:
     for path in queries_dir().rglob("*.cypher"):
-        if path.parent.name in ("belief", "episode", "memory"):
+        if path.parent.name in ("belief", "episode", "memory", "browser"):
             assert "$principal" in path.read_text(), path.name
 
 
