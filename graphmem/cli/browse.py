@@ -17,15 +17,9 @@ from graphmem.cli._common import (
 )
 from graphmem.errors import ConfigError, InvalidInput, NotFound
 from graphmem.models import ID_PATTERN
-from graphmem.server.browser import (
-    BrowserQuery,
-    browser_queries,
-    browser_query,
-    editor_url,
-    param_command,
-    params_command,
-    runnable_text,
-)
+from graphmem.server.browser.commands import editor_url, param_command, params_command
+from graphmem.server.browser.guide import runnable_text
+from graphmem.server.browser.queries import BrowserQuery, browser_queries, browser_query
 from graphmem.settings import read_connection_record, resolve_data_dir, resolve_principal
 
 ValueOption = Annotated[str | None, typer.Option(show_default=False)]

@@ -9,7 +9,7 @@ import typer
 from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
 from graphmem.client import GraphMem
 from graphmem.demo import BROWSER_QUERY, run_demo
-from graphmem.server.browser import browser_principal, editor_url, param_command
+from graphmem.server.browser.commands import browser_principal, editor_url, param_command
 from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
 from graphmem.server.manager import start_server
 from graphmem.settings import resolve_data_dir

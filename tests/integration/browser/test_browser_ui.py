@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMem
 from graphmem.cli import app
-from graphmem.server.browser import BrowserQuery, browser_queries
+from graphmem.server.browser.queries import BrowserQuery, browser_queries
 from graphmem.server.info import ServerInfo, write_connection_record
 from graphmem.server.local import LocalServer
 from graphmem.server.probe import free_port

@@ -12,7 +12,7 @@ from neo4j.graph import Node, Relationship
 from neo4j.graph import Path as GraphPath
 
 from graphmem import GraphMem
-from graphmem.server.browser import BrowserQuery, browser_queries
+from graphmem.server.browser.queries import BrowserQuery, browser_queries
 from graphmem.settings import ConnectionSettings
 from tests.integration.browser.seed import Seeded, seed
 

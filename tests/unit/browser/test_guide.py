@@ -8,16 +8,14 @@ import re
 from html.parser import HTMLParser
 
 from graphmem._resources import data_path
-from graphmem.server.browser import (
-    GUIDE_ORDER,
-    browser_queries,
+from graphmem.server.browser.commands import (
     docker_post_connect_command,
-    guide_html,
     param_command,
-    parse_grass,
     post_connect_command,
-    runnable_text,
 )
+from graphmem.server.browser.grass import parse_grass
+from graphmem.server.browser.guide import guide_html, runnable_text
+from graphmem.server.browser.queries import GUIDE_ORDER, browser_queries
 
 
 class _Guide(HTMLParser):

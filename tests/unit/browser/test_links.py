@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.errors import InvalidInput
-from graphmem.server.browser import (
+from graphmem.server.browser.commands import (
     browser_principal,
-    browser_query,
     editor_url,
     param_command,
     params_command,
 )
+from graphmem.server.browser.queries import browser_query
 
 BASE = "http://127.0.0.1:7474/browser/"
 
