@@ -59,6 +59,31 @@ def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
     return base / "graphmem"
 
 
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+"""Everything graphmem creates under its data directory is its user's only."""
+
+
+def make_private_dir(path: Path) -> Path:
+    """Creates ``path`` and its missing parents with mode 0700; makes ``path`` itself 0700.
+
+    Parents that already exist keep their mode (they may be the user's home).
+    """
+    missing = [directory for directory in (path, *path.parents) if not directory.exists()]
+    for directory in reversed(missing):
+        directory.mkdir(mode=PRIVATE_DIR_MODE, exist_ok=True)
+    path.chmod(PRIVATE_DIR_MODE)
+    return path
+
+
+def write_private_text(path: Path, text: str) -> None:
+    """Writes ``path`` (mode 0600 from its creation on: never readable by others)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        os.fchmod(handle.fileno(), PRIVATE_FILE_MODE)
+        handle.write(text)
+
+
 def resolve_principal(principal: str | None = None) -> str:
     """Returns the principal (argument > GRAPHMEM_PRINCIPAL), checked against the name rule.
 

@@ -9,7 +9,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from graphmem.settings import DEFAULT_USER, LOCAL_CONNECTION_FILE
+from graphmem.settings import (
+    DEFAULT_USER,
+    LOCAL_CONNECTION_FILE,
+    PRIVATE_FILE_MODE,
+    make_private_dir,
+    write_private_text,
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ class ServerInfo:
 def write_connection_record(data_dir: Path, info: ServerInfo) -> Path:
     """Records how to reach the managed server, for settings to find (mode 0600)."""
     path = data_dir / LOCAL_CONNECTION_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dir(path.parent)
     record = {
         "route": info.route,
         "uri": info.bolt_uri,
@@ -44,8 +50,7 @@ def write_connection_record(data_dir: Path, info: ServerInfo) -> Path:
         "password_file": str(info.password_file),
     }
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    temporary.chmod(0o600)
+    write_private_text(temporary, json.dumps(record, indent=2) + "\n")
     temporary.replace(path)
     return path
 
@@ -58,8 +63,8 @@ def ensure_password(path: Path) -> str:
     a fresh server that never starts (one run in 64).
     """
     if not path.is_file():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        make_private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(secrets.token_hex(24) + "\n")
     return path.read_text(encoding="utf-8").strip()

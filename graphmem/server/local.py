@@ -22,7 +22,7 @@ from graphmem.server.browser.overlay import install_overlay
 from graphmem.server.info import ServerInfo, ensure_password
 from graphmem.server.java import find_java
 from graphmem.server.probe import ensure_ports_free, http_answers, wait_until
-from graphmem.settings import DEFAULT_USER
+from graphmem.settings import DEFAULT_USER, PRIVATE_FILE_MODE, make_private_dir, write_private_text
 from graphmem.store.database import bolt_answers
 
 DEFAULT_BOLT_PORT = 7687
@@ -143,7 +143,7 @@ class LocalServer:
         Raises:
             ServerError: Maven is missing or the resolution failed.
         """
-        self.home.mkdir(parents=True, exist_ok=True)
+        make_private_dir(self.home)
         result = subprocess.run(
             ["bash", str(launcher()), "install", str(self.home)],
             capture_output=True,
@@ -179,7 +179,7 @@ class LocalServer:
         password = ensure_password(self.password_file)
         principal = browser_principal(self.browser_principal)
         on_login = install_overlay(self.home, self.http_port, principal)
-        self.console_log.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(self.console_log.parent)
         env = {
             **os.environ,
             "JAVA": str(java.path),
@@ -187,7 +187,10 @@ class LocalServer:
             "NEO4J_HTTP_PORT": str(self.http_port),
             "NEO4J_BROWSER_POST_CONNECT_CMD": on_login,
         }
-        with self.console_log.open("ab") as console:
+        console_fd = os.open(
+            self.console_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE_FILE_MODE
+        )
+        with os.fdopen(console_fd, "ab") as console:
             process = subprocess.Popen(
                 ["bash", str(launcher()), "console", str(self.home)],
                 stdin=subprocess.DEVNULL,
@@ -196,9 +199,9 @@ class LocalServer:
                 env=env,
                 start_new_session=True,
             )
-        self.state_file.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(self.state_file.parent)
         state = {"pid": process.pid, "bolt_port": self.bolt_port, "http_port": self.http_port}
-        self.state_file.write_text(json.dumps(state) + "\n", encoding="utf-8")
+        write_private_text(self.state_file, json.dumps(state) + "\n")
 
         uri = f"bolt://127.0.0.1:{self.bolt_port}"
         browser = f"http://127.0.0.1:{self.http_port}/browser/"
@@ -238,6 +241,45 @@ class LocalServer:
                 wait_until(lambda: not _is_alive(pid), 10.0, interval=0.2)
         self.state_file.unlink(missing_ok=True)
         return pid is not None
+
+    def dump(self, directory: Path) -> None:
+        """Writes database ``neo4j`` to ``directory/neo4j.dump`` (the server must be stopped).
+
+        Raises:
+            ServerError: The server runs, or ``neo4j-admin database dump`` failed.
+        """
+        self._admin("dump", directory)
+
+    def load(self, directory: Path) -> None:
+        """Replaces database ``neo4j`` with ``directory/neo4j.dump`` (server stopped).
+
+        Raises:
+            ServerError: The server runs, or ``neo4j-admin database load`` failed.
+        """
+        self._admin("load", directory)
+
+    def _admin(self, command: str, directory: Path) -> None:
+        if self.pid() is not None:
+            raise ServerError(
+                f"Neo4j runs from {self.home}: stop it before a {command} "
+                "(Community edition dumps and loads offline only)",
+                rule="server_stopped",
+            )
+        env = {**os.environ, "JAVA": str(find_java().path)}
+        result = subprocess.run(
+            ["bash", str(launcher()), command, str(self.home), str(directory)],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise ServerError(
+                f"neo4j-admin database {command} failed (exit {result.returncode}):\n"
+                f"{(result.stdout + result.stderr).strip()[-2000:]}",
+                rule=f"database_{command}",
+            )
 
     def logs(self, lines: int = 50) -> str:
         """Returns the last ``lines`` of the server's log."""

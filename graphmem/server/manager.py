@@ -8,7 +8,7 @@ from graphmem.errors import DatabaseUnavailable
 from graphmem.server.docker import DockerServer, docker_engine_answers
 from graphmem.server.info import ServerInfo, write_connection_record
 from graphmem.server.local import START_TIMEOUT_S, LocalServer
-from graphmem.settings import configured_connection, read_connection_record
+from graphmem.settings import configured_connection, make_private_dir, read_connection_record
 from graphmem.store.database import bolt_answers
 
 
@@ -46,6 +46,7 @@ def start_server(
             "that server, or unset GRAPHMEM_NEO4J_URI/NEO4J_URI to let graphmem run its own.",
             uri=configured.uri,
         )
+    make_private_dir(data_dir)  # everything graphmem keeps there is its user's only
     home = managed_home(data_dir)
     local = LocalServer(home, bolt_port, http_port)
     if local.pid() is not None:

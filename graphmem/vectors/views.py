@@ -10,6 +10,10 @@ Up to ``exact_max`` vectors the index is exact (``IndexIDMap2`` over a flat inne
 product, with real removal). Above it the view switches to HNSW: removal is by filter
 (removed ids are skipped at search time) and the graph is rebuilt from its own stored
 vectors once a tenth of it is removed.
+
+View files are private (directories 0700, files 0600) and name the principal only by
+its sha256; a view written before that (its meta named the principal in clear) is not
+read but rebuilt from the graph, and overwritten.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Literal
 import faiss
 import numpy as np
 
+from graphmem.settings import PRIVATE_FILE_MODE, make_private_dir, write_private_text
 from graphmem.store.events import ViewEvent
 from graphmem.vectors.protocol import Embedder, Vectors
 from graphmem.vectors.tier import cache_budget, sweep
@@ -94,9 +99,14 @@ def _contents(index: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     return vectors, ids
 
 
+def principal_digest(principal: str) -> str:
+    """The sha256 of a principal: views name it by this, never in clear."""
+    return hashlib.sha256(principal.encode()).hexdigest()
+
+
 def views_directory(directory: Path, principal: str) -> Path:
     """Where one principal's views live under the views ``directory``."""
-    return directory / hashlib.sha256(principal.encode()).hexdigest()[:20]
+    return directory / principal_digest(principal)[:20]
 
 
 def remove_views(directory: Path, principal: str) -> None:
@@ -144,11 +154,9 @@ class SemanticView:
         if not (index_file.is_file() and meta_file.is_file()):
             return
         meta = json.loads(meta_file.read_text(encoding="utf-8"))
-        if (
-            meta.get("model_id") != self.embedder.model_id
-            or meta.get("principal") != self.principal
-        ):
-            return  # another model or a digest collision: rebuild from the graph
+        same_principal = meta.get("principal_sha256") == principal_digest(self.principal)
+        if meta.get("model_id") != self.embedder.model_id or not same_principal:
+            return  # another model, a collision or an older format: rebuild from the graph
         self.index = faiss.read_index(str(index_file))
         meta_file.touch()  # used now: the cache budget evicts least recently used views
         self.watermark = int(meta["watermark"])
@@ -159,12 +167,15 @@ class SemanticView:
         if self._files is None:
             return
         index_file, meta_file = self._files
-        index_file.parent.mkdir(parents=True, exist_ok=True)
+        assert self._directory is not None
+        make_private_dir(self._directory)  # an older graphmem left it world-readable
+        make_private_dir(index_file.parent)
         temporary = index_file.with_suffix(f".{os.getpid()}.tmp")
         faiss.write_index(self.index, str(temporary))
+        temporary.chmod(PRIVATE_FILE_MODE)
         temporary.replace(index_file)
         meta = {
-            "principal": self.principal,
+            "principal_sha256": principal_digest(self.principal),
             "surface": self.surface,
             "model_id": self.embedder.model_id,
             "watermark": self.watermark,
@@ -173,9 +184,8 @@ class SemanticView:
             "removed": sorted(self.removed),
         }
         temporary = meta_file.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(meta) + "\n", encoding="utf-8")
+        write_private_text(temporary, json.dumps(meta) + "\n")
         temporary.replace(meta_file)
-        assert self._directory is not None
         sweep(self._directory, cache_budget())  # this view, just saved, is kept
 
     def _add(self, vectors: Vectors, ids: list[int]) -> None:

@@ -1,0 +1,98 @@
+"""One managed Neo4j (the Maven jars route) in a fresh data directory, for this package.
+
+It is started by ``graphmem neo4j start`` while a thread samples every process's
+command line, so tests can check that no secret ever appeared on one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from graphmem.cli import app
+from graphmem.server.local import LocalServer
+from graphmem.server.probe import free_port
+
+CLEAN_ENV: dict[str, str | None] = {
+    "GRAPHMEM_NEO4J_URI": None,
+    "NEO4J_URI": None,
+    "GRAPHMEM_NEO4J_USER": None,
+    "GRAPHMEM_NEO4J_PASSWORD": None,
+    "NEO4J_PASSWORD": None,
+}
+"""The managed server is found through its connection record, not the environment."""
+
+
+@dataclass(frozen=True)
+class Managed:
+    """The managed server under test and what was seen while it started."""
+
+    data_dir: Path
+    server: LocalServer
+    bolt_uri: str
+    password: str
+    command_lines: frozenset[bytes]
+    """Every distinct /proc/*/cmdline sampled while it started."""
+
+    def env(self, principal: str) -> dict[str, str | None]:
+        """Environment for the CLI: this data directory, this principal, no overrides."""
+        return {
+            **CLEAN_ENV,
+            "GRAPHMEM_DATA_DIR": str(self.data_dir),
+            "GRAPHMEM_PRINCIPAL": principal,
+        }
+
+
+class CommandLineSampler(threading.Thread):
+    """Reads every process's command line, again and again, until stopped."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.seen: set[bytes] = set()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.is_set():
+            for path in Path("/proc").glob("[0-9]*/cmdline"):
+                try:
+                    self.seen.add(path.read_bytes())
+                except OSError:
+                    continue  # the process ended meanwhile
+            self.done.wait(0.005)
+
+
+@pytest.fixture(scope="session")
+def managed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Managed]:
+    """A fresh managed server on free ports (stopped at the end of the session)."""
+    data_dir = tmp_path_factory.mktemp("managed") / "graphmem-data"  # created by graphmem
+    ports = ["--bolt-port", str(free_port()), "--http-port", str(free_port())]
+    sampler = CommandLineSampler()
+    sampler.start()
+    try:
+        result = CliRunner().invoke(
+            app,
+            ["neo4j", "start", *ports, "--data-dir", str(data_dir), "--json"],
+            env=CLEAN_ENV,
+        )
+    finally:
+        sampler.done.set()
+        sampler.join()
+    server = LocalServer(data_dir / "neo4j")
+    try:
+        assert result.exit_code == 0, result.output
+        info = json.loads(result.stdout)
+        yield Managed(
+            data_dir=data_dir,
+            server=server,
+            bolt_uri=info["bolt_uri"],
+            password=server.password_file.read_text(encoding="utf-8").strip(),
+            command_lines=frozenset(sampler.seen),
+        )
+    finally:
+        LocalServer(data_dir / "neo4j").stop()
