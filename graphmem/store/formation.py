@@ -3,7 +3,8 @@
 The pipeline in :mod:`graphmem.formation.pipeline` decides from what the readers here
 return; :func:`commit_formation` writes what it decided, all-or-nothing, with one
 ``:MemoryEvent`` per change. The episode is marked consolidated first, under the
-clock lock, so a repeated or concurrent run of the same episode writes nothing.
+clock lock, so a repeated or concurrent run of the same episode writes nothing (its
+transaction is rolled back: not even a seq is spent).
 """
 
 from __future__ import annotations
@@ -168,6 +169,10 @@ class StaleDecision(Exception):
     """
 
 
+class _AlreadyConsolidated(Exception):
+    """Rolls the transaction back (and the seq it reserved) when another run won."""
+
+
 def commit_formation(
     db: Database, principal: str, writes: FormationWrites
 ) -> FormationOutcome | None:
@@ -180,7 +185,7 @@ def commit_formation(
     now = datetime.now(UTC)
     actor = writes.actor.value
 
-    def work(tx: ManagedTransaction) -> FormationOutcome | None:
+    def work(tx: ManagedTransaction) -> FormationOutcome:
         marked = run(
             tx,
             "formation/mark_consolidated",
@@ -191,7 +196,7 @@ def commit_formation(
             now=now,
         )
         if not marked:
-            return None
+            raise _AlreadyConsolidated
         pending = [
             PendingBelief(
                 None,
@@ -229,16 +234,13 @@ def commit_formation(
             _expect(len(linked), len(pairs))
         outcome = FormationOutcome([], [])
         if writes.reinforcements:
+            distinct = {(r["belief_id"], r["episode_id"]): r for r in writes.reinforcements}
+            rows = list(distinct.values())
             supported = run(
-                tx,
-                "formation/reinforce",
-                principal=principal,
-                rows=writes.reinforcements,
-                actor=actor,
-                now=now,
+                tx, "formation/reinforce", principal=principal, rows=rows, actor=actor, now=now
             )
-            _expect(len(supported), len(writes.reinforcements))
-            ids = sorted({row["belief_id"] for row in writes.reinforcements})
+            _expect(len(supported), len(rows))
+            ids = sorted({row["belief_id"] for row in rows})
             for record in run(
                 tx, "formation/corroborate", principal=principal, ids=ids, actor=actor, now=now
             ):
@@ -264,7 +266,10 @@ def commit_formation(
             )
         return outcome
 
-    return db.write(work)
+    try:
+        return db.write(work)
+    except _AlreadyConsolidated:
+        return None
 
 
 def _expect(found: int, wanted: int) -> None:

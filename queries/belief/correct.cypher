@@ -2,6 +2,9 @@
 // the belief's content (subject, statement, type) because later formation runs match
 // by content, never by id; REJECTS is an audit link only. One event.
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + 1
 WITH clock.seq AS seq
 MATCH (b:Belief {id: $id})

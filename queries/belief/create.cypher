@@ -1,8 +1,14 @@
 // Creates a batch of beliefs, each with its seq, provenance edges, anchor links, a
 // LEARNED_IN link to each project it was learned in (its origins) and its event.
 // The clock is locked first in every memory write, so writers queue on it instead of
-// deadlocking on each other's later locks.
+// deadlocking on each other's later locks. The lock is a write of another property:
+// a waiter queued on `clock.seq = clock.seq + k` holds a lock that a transaction which
+// already owns the clock needs for its next `+ k` (DeadlockDetected), and
+// `clock.seq = clock.seq` writes the value read before the lock (lost updates).
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + size($rows)
 WITH clock.seq - size($rows) AS base
 MERGE (principal:Principal {id: $principal})

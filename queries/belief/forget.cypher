@@ -7,6 +7,9 @@
 // text) is left as written. The deletion event carries the node's seq
 // (for the FAISS views), its project and the digest, and no text.
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + 1
 WITH clock.seq AS seq
 MATCH (b:Belief {id: $id})

@@ -1,6 +1,9 @@
 // Records that $new_id supersedes $old_id (design rule 3), with its event. Returns
 // nothing when $old_id is no longer live (a concurrent writer got there first).
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + 1
 WITH clock.seq AS seq
 MATCH (old:Belief {id: $old_id})

@@ -2,6 +2,9 @@
 // drops out of live reads; the node, its provenance and its history stay, and
 // `retired_from` keeps the state it had (what an `as_of` read of the past weighs).
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + 1
 WITH clock.seq AS seq
 MATCH (b:Belief {id: $id})

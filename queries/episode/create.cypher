@@ -5,6 +5,9 @@
 // The clock is locked first in every memory write, so writers queue on it instead of
 // deadlocking on each other's later locks.
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + size($rows)
 WITH clock.seq - size($rows) AS base
 MERGE (principal:Principal {id: $principal})

@@ -2,6 +2,9 @@
 // holder, both are flagged, one event each pair. A holder no longer live is skipped
 // (the caller counts the rows and decides again).
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + size($pairs)
 WITH clock.seq - size($pairs) AS base
 UNWIND range(0, size($pairs) - 1) AS i

@@ -1,6 +1,9 @@
 // The candidates a gate held back, kept in the event log so a bad threshold is visible
 // (`graphmem events`) and the trust gate's evidence can be affirmed later.
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + size($rows)
 WITH clock.seq - size($rows) AS base
 UNWIND range(0, size($rows) - 1) AS i

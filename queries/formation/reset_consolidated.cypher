@@ -2,6 +2,9 @@
 // again, and the rejected-candidate log starts afresh (the run logs them anew). One
 // formation.reset event.
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + 1
 WITH clock.seq AS seq
 CALL () {

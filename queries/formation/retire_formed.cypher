@@ -1,7 +1,8 @@
 // Re-derivation's first step: every live belief formation made (it carries a
 // policy_version) is retired, one event each; explicit beliefs stay. Returns how many.
 MATCH (clock:Clock {id: 'memory'})
-SET clock.seq = clock.seq  // the clock first, as in every memory write
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
 WITH clock
 MATCH (b:Belief)
 WHERE b.principal = $principal AND b.policy_version IS NOT NULL
