@@ -24,6 +24,7 @@ from graphmem.models import (
     DEFAULT_CONFIDENCE,
     ID_PATTERN,
     MAX_BATCH_ROWS,
+    NAME_PATTERN,
     AnchorRef,
     AnchorState,
     AnchorStatus,
@@ -70,7 +71,7 @@ from graphmem.store import episodes as episode_store
 from graphmem.store.database import Database, Value
 from graphmem.store.migrations import apply_migrations, require_current_schema
 from graphmem.store.traces import OPERATOR_PREFIX
-from graphmem.validation import parse
+from graphmem.validation import PATTERN_WORDS, parse
 from graphmem.vectors.minilm import default_embedder
 from graphmem.vectors.protocol import Embedder
 
@@ -80,7 +81,10 @@ EvidenceLike = str | Evidence | Mapping[str, Any]
 def _check_id(value: object, field: str) -> str:
     if not isinstance(value, str) or not re.fullmatch(ID_PATTERN, value):
         raise InvalidInput(
-            f"{field}: {value!r} is not a graphmem id (a lowercase UUID)", field=field, rule="id"
+            f"{field}: {value!r} is not a graphmem id: {PATTERN_WORDS[ID_PATTERN]}",
+            field=field,
+            rule="id",
+            pattern=ID_PATTERN,
         )
     return value
 
@@ -88,9 +92,10 @@ def _check_id(value: object, field: str) -> str:
 def _check_project(value: object) -> str:
     if not is_name(value):
         raise InvalidInput(
-            f"project: {value!r} is not a valid name (letters, digits and ._:/@+-)",
+            f"project: {value!r} is not valid: {PATTERN_WORDS[NAME_PATTERN]}",
             field="project",
             rule="pattern",
+            pattern=NAME_PATTERN,
         )
     assert isinstance(value, str)
     return value
@@ -104,9 +109,15 @@ def _check_limit(limit: object) -> int:
     return limit
 
 
+MAX_SEQ = 2**63 - 1
+"""The largest seq Neo4j can hold (a 64-bit signed integer)."""
+
+
 def _check_since(since: object) -> int:
-    if not isinstance(since, int) or isinstance(since, bool) or since < 0:
-        raise InvalidInput("since: must be a seq (an integer ≥ 0)", field="since", rule="range")
+    if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= MAX_SEQ:
+        raise InvalidInput(
+            f"since: must be a seq, an integer from 0 to {MAX_SEQ}", field="since", rule="range"
+        )
     return since
 
 

@@ -131,7 +131,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @handles_errors
     def events(
-        since: Annotated[int, typer.Option(min=0, help="Only events after this seq.")] = 0,
+        since: Annotated[
+            int, typer.Option(min=0, max=2**63 - 1, help="Only events after this seq.")
+        ] = 0,
         limit: Annotated[
             int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="At most this many.")
         ] = 100,

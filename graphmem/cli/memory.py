@@ -1,6 +1,7 @@
 """Memory commands: init, remember, believe, supersede, show, history, beliefs."""
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,8 +20,9 @@ from graphmem.cli._common import (
     print_json,
 )
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.models import Belief, Episode
+from graphmem.models import ID_PATTERN, Belief, Episode
 from graphmem.recall.ranking import confidence_band
+from graphmem.validation import PATTERN_WORDS
 
 EvidenceOption = Annotated[
     list[str] | None, typer.Option("--evidence", help="Episode id (repeatable).")
@@ -29,18 +31,38 @@ IdempotencyKeyOption = Annotated[str | None, typer.Option(help="Makes a retry a 
 AuthorityOption = Annotated[str, typer.Option(help="user|agent|tool|external.")]
 
 
+MAX_JSON_CHARS = 64 * 1024 * 1024
+"""The largest JSON input read (a full batch of maximum-size episodes fits)."""
+
+
 def _read_json(source: str) -> Any:
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        text = (
+            sys.stdin.read(MAX_JSON_CHARS + 1)
+            if source == "-"
+            else Path(source).read_text(encoding="utf-8")
+        )
     except OSError as error:
         raise InvalidInput(f"FILE: cannot read {source}: {error.strerror}", field="FILE") from None
     except UnicodeDecodeError:
         raise InvalidInput(f"FILE: {source} is not UTF-8 text", field="FILE", rule="utf8") from None
+    if len(text) > MAX_JSON_CHARS:
+        raise InvalidInput(
+            f"FILE: the JSON input is larger than {MAX_JSON_CHARS} characters; split it",
+            field="FILE",
+            rule="size",
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidInput(
             f"FILE: not valid JSON ({error.msg} at line {error.lineno})", field="FILE", rule="json"
+        ) from None
+    except RecursionError:
+        raise InvalidInput(
+            "FILE: the JSON nests too deeply (episodes and beliefs are a few levels deep)",
+            field="FILE",
+            rule="depth",
         ) from None
 
 
@@ -237,6 +259,12 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Show a belief (with its provenance episode ids) or an episode."""
+        if not re.fullmatch(ID_PATTERN, node_id):
+            raise InvalidInput(
+                f"ID: {node_id!r} is not a graphmem id: {PATTERN_WORDS[ID_PATTERN]}",
+                field="ID",
+                rule="id",
+            )
         with open_memory(principal, data_dir) as memory:
             try:
                 node: Belief | Episode = memory.get_belief(node_id)

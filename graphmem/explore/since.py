@@ -16,6 +16,10 @@ _HOW = (
 )
 
 
+MAX_SEQ = 2**63 - 1
+"""The largest seq Neo4j can hold (a 64-bit signed integer)."""
+
+
 @dataclass(frozen=True)
 class Since:
     """Exactly one of: changes after a seq, or changes at or after a time."""
@@ -35,9 +39,7 @@ def parse_since(value: int | str | datetime | date | timedelta, now: datetime) -
     if isinstance(value, bool):
         raise InvalidInput(f"since: {_HOW}", field="since", rule="since")
     if isinstance(value, int):
-        if value < 0:
-            raise InvalidInput("since: a seq is 0 or more", field="since", rule="ge_0")
-        return Since(seq=value)
+        return Since(seq=_seq(value))
     if isinstance(value, timedelta):
         return Since(at=now - value)
     if isinstance(value, datetime):
@@ -47,13 +49,26 @@ def parse_since(value: int | str | datetime | date | timedelta, now: datetime) -
     if not isinstance(value, str):
         raise InvalidInput(f"since: {_HOW}", field="since", rule="since")
     text = value.strip()
-    if text.isdigit():
-        return Since(seq=int(text))
+    if text.isascii() and text.isdigit():
+        return Since(seq=_seq(int(text)))
     span = _SPAN.match(text)
     if span is not None:
-        return Since(at=now - timedelta(**{_UNITS[span.group(2)]: int(span.group(1))}))
+        try:
+            return Since(at=now - timedelta(**{_UNITS[span.group(2)]: int(span.group(1))}))
+        except (OverflowError, ValueError):
+            raise InvalidInput(
+                f"since: {text} reaches back before year 1", field="since", rule="range"
+            ) from None
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         raise InvalidInput(f"since: {value!r} is not understood: {_HOW}", field="since") from None
     return Since(at=parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
+
+
+def _seq(value: int) -> int:
+    if not 0 <= value <= MAX_SEQ:
+        raise InvalidInput(
+            f"since: a seq is an integer from 0 to {MAX_SEQ}", field="since", rule="range"
+        )
+    return value

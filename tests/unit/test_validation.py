@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graphmem.errors import GraphMemError, InvalidInput
-from graphmem.models import NewBelief
-from graphmem.validation import parse
+from graphmem.models import COMMIT_PATTERN, NewBelief
+from graphmem.validation import parse, problem_message
 
 
 def test_parse_names_row_field_and_rule() -> None:
@@ -29,3 +29,43 @@ def test_parse_rejects_non_mappings() -> None:
 def test_parse_returns_instances_unchanged() -> None:
     belief = NewBelief(statement="x", project="p", type="fact")
     assert parse(NewBelief, belief) is belief
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("project", "bad name!", "names use letters, digits and . _ : / @ + -"),
+        ("evidence", [{"episode_id": "e1", "role": "observation"}], "ids are lowercase UUIDs"),
+        ("anchor", {"key": "nope"}, "anchor keys look like"),
+    ],
+)
+def test_patterns_are_told_in_words_and_kept_in_details(
+    field: str, value: object, words: str
+) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse(NewBelief, {"statement": "x", "project": "p", "type": "fact", field: value})
+    error = caught.value
+    assert words in str(error)
+    assert "^" not in str(error)
+    assert error.rule == "string_pattern_mismatch"
+    assert error.details["pattern"].startswith("^")
+    assert error.details["problems"][0]["pattern"] == error.details["pattern"]
+
+
+def test_commit_patterns_are_told_in_words() -> None:
+    problem = {
+        "type": "string_pattern_mismatch",
+        "loc": ("commits", 0),
+        "msg": "String should match pattern '^[0-9a-f]{7,64}$'",
+        "input": "xyz",
+        "ctx": {"pattern": COMMIT_PATTERN},
+    }
+    assert problem_message(problem) == (  # type: ignore[arg-type]
+        "not valid: commits are 7 to 64 lowercase hexadecimal digits"
+    )
+
+
+def test_other_messages_stay_as_pydantic_words() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse(NewBelief, {"statement": "x" * 5_000, "project": "p", "type": "fact"})
+    assert "at most 4000 characters" in str(caught.value)
