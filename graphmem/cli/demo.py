@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
+from graphmem.cli.neo4j import BoltPort, HttpPort
 from graphmem.client import GraphMem
 from graphmem.demo import BROWSER_QUERY, run_demo
 from graphmem.server.browser.commands import browser_principal, editor_url, param_command
@@ -28,14 +29,19 @@ def register(app: typer.Typer) -> None:
         principal: Annotated[
             str, typer.Option("--principal", help="Whose memory the demo writes.")
         ] = "demo",
+        bolt_port: BoltPort = DEFAULT_BOLT_PORT,
+        http_port: HttpPort = DEFAULT_HTTP_PORT,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Start (or reuse) Neo4j and walk through a two-project memory scenario."""
+        """Start (or reuse) Neo4j and walk through a two-project memory scenario.
+
+        The ports are those of ``graphmem neo4j start`` (same options and variables).
+        """
         directory = resolve_data_dir(data_dir)
         say: Callable[[str], None] = _silent if as_json else typer.echo
         say("Starting Neo4j (first run resolves the server jars with Maven)...")
-        server = start_server(directory, DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT)
+        server = start_server(directory, bolt_port, http_port)
         say(f"Neo4j at {server.bolt_uri}\n")
         with GraphMem(principal, data_dir=directory) as memory:
             result = run_demo(memory, say, directory / "demo" / "billing-api")
