@@ -70,6 +70,7 @@ from graphmem.models import (
     Supersession,
     Trust,
 )
+from graphmem.transfer.summary import ExportSummary, ImportSummary
 from graphmem.vectors.protocol import Embedder
 
 __version__ = "0.1.0"
@@ -110,11 +111,13 @@ __all__ = [
     "EpisodeSearchResult",
     "Evidence",
     "EvidenceRole",
+    "ExportSummary",
     "Extractor",
     "FormationPolicy",
     "GraphMem",
     "GraphMemError",
     "HistoryEntry",
+    "ImportSummary",
     "IndexSummary",
     "InvalidInput",
     "IssuedToken",

@@ -125,3 +125,5 @@ class AsyncGraphMem:
     snapshot = _awaitable(GraphMem.snapshot)
     reindex = _awaitable(GraphMem.reindex)
     get_trace = _awaitable(GraphMem.get_trace)
+    export = _awaitable(GraphMem.export)
+    import_memory = _awaitable(GraphMem.import_memory)

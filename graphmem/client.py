@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import IO, Any
 
 from graphmem.anchors.state import anchor_statuses
 from graphmem.anchors.sync import IndexSummary, index_code
@@ -71,6 +71,8 @@ from graphmem.store import episodes as episode_store
 from graphmem.store.database import Database, Value
 from graphmem.store.migrations import apply_migrations, require_current_schema
 from graphmem.store.traces import OPERATOR_PREFIX
+from graphmem.transfer import exporter, importer
+from graphmem.transfer.summary import ExportSummary, ImportSummary
 from graphmem.validation import PATTERN_WORDS, parse
 from graphmem.vectors.minilm import default_embedder
 from graphmem.vectors.protocol import Embedder
@@ -904,3 +906,80 @@ class GraphMem:
         if operator:
             return trace
         return {key: value for key, value in trace.items() if not key.startswith(OPERATOR_PREFIX)}
+
+    # --- export and import ------------------------------------------------------------
+
+    def export(self, out: IO[str] | str | Path, *, project: str | None = None) -> ExportSummary:
+        """Writes this principal's durable memory as a graphmem export (JSON Lines).
+
+        The file holds, after a header line, the projects, episodes, beliefs (their
+        whole history), provenance, supersession, conflicts, corrections, tombstones
+        and the change log, in a fixed order: the same memory gives the same bytes.
+        Access tokens, recall traces and the code graph are left out.
+
+        Args:
+            out: A text stream, or the path of the file to write.
+            project: Only that project's memory (its episodes, the beliefs stated or
+                learned there, and what links them).
+
+        Raises:
+            InvalidInput: ``project`` is not a valid name.
+        """
+        chosen = None if project is None else _check_project(project)
+        if isinstance(out, str | Path):
+            try:
+                with Path(out).open("w", encoding="utf-8", newline="\n") as stream:
+                    return exporter.export_memory(self._db, self.principal, chosen, stream)
+            except OSError as error:
+                raise InvalidInput(
+                    f"out: cannot write {out}: {error.strerror}", field="out", rule="file"
+                ) from None
+        return exporter.export_memory(self._db, self.principal, chosen, out)
+
+    def import_memory(
+        self,
+        source: IO[str] | str | Path,
+        *,
+        as_principal: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ImportSummary:
+        """Imports a graphmem export, all or nothing, keeping its ids.
+
+        Every line is validated before anything is written; then the whole file is
+        written in one transaction, with new seqs from this store's clock in the
+        file's order. Importing the same file again writes nothing.
+
+        Args:
+            source: A text stream, or the path of the file to read.
+            as_principal: Re-own the memory: write it for this principal (ids another
+                principal holds get new ones, consistently). Without it, the file
+                must hold this client's principal's memory.
+            progress: Called with (rows written, rows in all) as the write proceeds.
+
+        Raises:
+            InvalidInput: A bad line (``details``: line, field, rule), or the file is
+                another principal's and ``as_principal`` is not given.
+            StateConflict: An id is another principal's and the import does not re-own,
+                or the store already holds part (not all) of the file.
+        """
+        if as_principal is not None and not is_name(as_principal):
+            raise InvalidInput(
+                f"as_principal: {as_principal!r} is not a valid name (letters, digits and ._:/@+-)",
+                field="as_principal",
+                rule="pattern",
+            )
+        if isinstance(source, str | Path):
+            try:
+                with Path(source).open(encoding="utf-8") as stream:
+                    return importer.import_memory(
+                        self._db, self.principal, stream, as_principal, progress
+                    )
+            except OSError as error:
+                raise InvalidInput(
+                    f"source: cannot read {source}: {error.strerror}", field="source", rule="file"
+                ) from None
+            except UnicodeDecodeError:
+                raise InvalidInput(
+                    f"source: {source} is not UTF-8 text", field="source", rule="utf8"
+                ) from None
+        return importer.import_memory(self._db, self.principal, source, as_principal, progress)

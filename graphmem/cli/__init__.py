@@ -14,6 +14,7 @@ from graphmem.cli import (
     neo4j,
     recall,
     serve,
+    transfer,
 )
 
 app = typer.Typer(
@@ -31,6 +32,7 @@ explore.register(app)
 demo.register(app)
 browse.register(app)
 serve.register(app)
+transfer.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")
 app.add_typer(cache.app, name="cache")

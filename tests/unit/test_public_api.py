@@ -42,6 +42,8 @@ PUBLIC = {
     "AnchorRef",
     "AnchorState",
     "AnchorStatus",
+    "ExportSummary",
+    "ImportSummary",
     "IndexSummary",
     "Authority",
     "Belief",

@@ -1,0 +1,21 @@
+// Import: a batch of beliefs with their seqs, each LEARNED_IN its origins and
+// ANCHORED_TO its anchor's symbol when the principal has it indexed.
+MATCH (principal:Principal {id: $principal})
+UNWIND $rows AS row
+CREATE (b:Belief)
+SET b = row.props, b.id = row.id, b.seq = row.seq, b.principal = $principal,
+    b.principal_key = $principal_key
+WITH b, principal
+CALL (b, principal) {
+  UNWIND b.origins AS name
+  MERGE (project:Project {principal: $principal, name: name})
+    ON CREATE SET project.created_at = b.recorded_at
+  MERGE (project)-[:BELONGS_TO]->(principal)
+  MERGE (b)-[:LEARNED_IN]->(project)
+}
+CALL (b) {
+  MATCH (s:Symbol {key: b.anchor_key})
+  WHERE s.principal = $principal
+  MERGE (b)-[:ANCHORED_TO]->(s)
+}
+RETURN count(*) AS written

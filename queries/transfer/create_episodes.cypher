@@ -1,0 +1,21 @@
+// Import: a batch of episodes with their seqs, each IN_PROJECT and TOUCHED the
+// symbols its paths name when the principal has that project's code graph.
+UNWIND $rows AS row
+MATCH (project:Project {principal: $principal, name: row.props.project})
+CREATE (e:Episode)
+SET e = row.props, e.id = row.id, e.seq = row.seq, e.principal = $principal,
+    e.principal_key = $principal_key
+CREATE (e)-[:IN_PROJECT]->(project)
+WITH e
+CALL (e) {
+  UNWIND e.paths AS path
+  CALL (e, path) {
+    MATCH (s:Symbol {principal: $principal, project: e.project, path: path})
+    RETURN s
+    UNION
+    MATCH (s:Symbol {principal: $principal, project: e.project, key: path})
+    RETURN s
+  }
+  MERGE (e)-[:TOUCHED]->(s)
+}
+RETURN count(*) AS written

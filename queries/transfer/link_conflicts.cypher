@@ -1,0 +1,9 @@
+// Import: a batch of unresolved conflicts (newer CONFLICTS_WITH older).
+UNWIND $rows AS row
+MATCH (newer:Belief {id: row.source})
+WHERE newer.principal = $principal
+MATCH (older:Belief {id: row.target})
+WHERE older.principal = $principal
+CREATE (newer)-[r:CONFLICTS_WITH]->(older)
+SET r = row.props
+RETURN count(*) AS written

@@ -1,0 +1,3 @@
+// Export: the principal's own node (its properties: when it was first written).
+MATCH (p:Principal {id: $principal})
+RETURN p {.*} AS props
