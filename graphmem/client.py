@@ -710,6 +710,7 @@ class GraphMem:
         *,
         workers: int | None = None,
         rebuild: bool = False,
+        include_ignored: bool = False,
         progress: Callable[[int, int], None] | None = None,
     ) -> IndexSummary:
         """Builds or updates ``project``'s derived code graph from the source in ``root``.
@@ -724,6 +725,8 @@ class GraphMem:
             project: The project whose code graph this is.
             workers: Parser processes (default: all cores).
             rebuild: Delete the project's code graph first.
+            include_ignored: Index what git ignores too; without it a root git ignores
+                entirely indexes nothing and says so in ``warnings``.
             progress: Called with (files done, files to parse).
 
         Raises:
@@ -738,6 +741,7 @@ class GraphMem:
             Path(root),
             workers=workers,
             rebuild=rebuild,
+            include_ignored=include_ignored,
             progress=progress or (lambda done, total: None),
         )
         summary.anchor_changes = anchor_changes(

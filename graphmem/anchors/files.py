@@ -1,6 +1,9 @@
 """Lists the source files under a root: ``git ls-files`` in a work tree, else a walk.
 
-Symlinks are never followed. Files graphmem cannot index are counted with a reason.
+Inside a work tree, files git ignores are left out (a walk takes them with
+``include_ignored``); when git lists none, how many it ignored is counted, so an
+empty run says why. Symlinks are never followed. Files graphmem cannot index are
+counted with a reason.
 """
 
 from __future__ import annotations
@@ -35,9 +38,19 @@ class Listing:
     """path → (lang, reason) for supported files that cannot be indexed."""
     ignored: Counter[str] = field(default_factory=Counter)
     """reason → count for files that are not code graphmem indexes."""
+    git_ignored: int = 0
+    """When git listed nothing under the root: how many files it ignores there."""
 
 
-def _git_paths(root: Path) -> list[str] | None:
+IGNORED_BY_GIT = "ignored by git"
+
+
+def _git(root: Path, *args: str) -> list[str]:
+    listed = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
+    return [p for p in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def _in_work_tree(root: Path) -> bool:
     try:
         inside = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
@@ -46,15 +59,8 @@ def _git_paths(root: Path) -> list[str] | None:
             check=False,
         )
     except OSError:
-        return None
-    if inside.returncode != 0 or inside.stdout.strip() != "true":
-        return None
-    listed = subprocess.run(
-        ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        capture_output=True,
-        check=True,
-    )
-    return sorted({p for p in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if p})
+        return False
+    return inside.returncode == 0 and inside.stdout.strip() == "true"
 
 
 def _walked_paths(root: Path, ignored: Counter[str]) -> list[str]:
@@ -79,13 +85,25 @@ def _symlink_reason(root: Path, full: Path) -> str:
     return "symlink"
 
 
-def list_sources(root: Path) -> Listing:
-    """Lists what to index under ``root`` (a directory), with reasons for the rest."""
+def list_sources(root: Path, *, include_ignored: bool = False) -> Listing:
+    """Lists what to index under ``root`` (a directory), with reasons for the rest.
+
+    Args:
+        root: The directory.
+        include_ignored: Walk it even inside a git work tree, with what git ignores.
+    """
     root = Path(os.path.realpath(root))
     listing = Listing()
-    paths = _git_paths(root)
-    if paths is None:
+    if include_ignored or not _in_work_tree(root):
         paths = _walked_paths(root, listing.ignored)
+    else:
+        paths = sorted(
+            set(_git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"))
+        )
+        if not paths:
+            ignored = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard")
+            listing.git_ignored = len(ignored)
+            listing.ignored[IGNORED_BY_GIT] += len(ignored)
     for path in paths:
         full = root / PurePosixPath(path)
         if full.is_symlink():

@@ -55,6 +55,8 @@ class IndexSummary:
     writes: int = 0
     """Nodes, relationships, properties and labels created, set or deleted."""
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    """What the run could not do as asked, in words (e.g. a directory git ignores)."""
     anchor_changes: list[AnchorChange] = field(default_factory=list)
     """Beliefs learned in the project whose anchor state this run changed (the client
     fills it in; indexing itself never reads or writes memory)."""
@@ -87,6 +89,7 @@ class IndexSummary:
             "files": self.files,
             "failed": self.failed,
             "ignored": self.ignored,
+            "warnings": self.warnings,
             "symbols": self.symbols,
             "writes": self.writes,
             "seconds": self.seconds,
@@ -208,6 +211,7 @@ def index_code(
     *,
     workers: int | None = None,
     rebuild: bool = False,
+    include_ignored: bool = False,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> IndexSummary:
     """Brings ``project``'s code graph in line with the source under ``root``.
@@ -219,6 +223,7 @@ def index_code(
         root: The directory to index; keys use paths relative to it.
         workers: Parser processes (default: all cores).
         rebuild: Delete the project's code graph first and index everything anew.
+        include_ignored: Index the files git ignores too (a walk instead of git).
         progress: Called with (files done, files to parse) as batches are written.
 
     Raises:
@@ -233,7 +238,12 @@ def index_code(
     if rebuild:
         writer.delete_all()
     known = writer.indexed_files()
-    listing = list_sources(root)
+    listing = list_sources(root, include_ignored=include_ignored)
+    if listing.git_ignored:
+        summary.warnings.append(
+            f"git ignores all {listing.git_ignored} files under {root}, so none were "
+            "indexed; pass --include-ignored (include_ignored=True) to index them anyway"
+        )
     summary.files_seen = len(listing.files) + len(listing.failures)
     summary.ignored = dict(sorted(Counter(listing.ignored).items()))
     tasks, failed, summary.files_skipped = _plan(root, listing, known)

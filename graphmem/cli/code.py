@@ -44,6 +44,12 @@ def register(app: typer.Typer) -> None:
         rebuild: Annotated[
             bool, typer.Option("--rebuild", help="Delete the project's code graph first.")
         ] = False,
+        include_ignored: Annotated[
+            bool,
+            typer.Option(
+                "--include-ignored", help="Also index what git ignores (walks the directory)."
+            ),
+        ] = False,
         workers: WorkersOption = None,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
@@ -60,6 +66,7 @@ def register(app: typer.Typer) -> None:
                 project,
                 workers=workers,
                 rebuild=rebuild,
+                include_ignored=include_ignored,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         if as_json:
@@ -78,6 +85,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  failed  {failure['path']}: {failure['reason']}")
         for reason, count in summary.ignored.items():
             typer.echo(f"  ignored {count} ({reason})")
+        for warning in summary.warnings:
+            typer.echo(f"warning: {warning}", err=True)
         for change in summary.anchor_changes:
             typer.echo(
                 f"  anchor  {change.before} -> {change.after}  {change.belief_id}  "
