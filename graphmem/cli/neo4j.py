@@ -1,11 +1,14 @@
-"""`graphmem neo4j start|stop|status|logs|install`: the local Neo4j server."""
+"""`graphmem neo4j start|stop|status|logs|install|backup|restore`: the local Neo4j server."""
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
 from graphmem.errors import ServerError
+from graphmem.server.backup import backup as backup_server
+from graphmem.server.backup import restore as restore_server
 from graphmem.server.info import ServerInfo
 from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT, LocalServer
 from graphmem.server.manager import (
@@ -106,3 +109,53 @@ def logs(
         typer.echo(text.rstrip("\n"))
     else:
         raise ServerError("no Neo4j log yet: run `graphmem neo4j start`")
+
+
+BackupDir = Annotated[Path, typer.Argument(help="The backup's directory.")]
+
+
+def _narrate(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+@app.command()
+@handles_errors
+def backup(
+    directory: BackupDir, data_dir: DataDirOption = None, as_json: JsonOption = False
+) -> None:
+    """Back up the managed Neo4j (database neo4j: all memory) into DIR.
+
+    Community edition dumps offline: a running server is stopped for the dump and
+    started again. DIR gets neo4j.dump and a manifest (version, migrations, sha256).
+    """
+    manifest = backup_server(resolve_data_dir(data_dir), directory, _narrate)
+    if as_json:
+        print_json({"directory": str(directory), "manifest": manifest.to_dict()})
+    else:
+        typer.echo(
+            f"backed up to {directory} ({manifest.dump_bytes} bytes, sha256 "
+            f"{manifest.dump_sha256[:12]}...)"
+        )
+
+
+@app.command()
+@handles_errors
+def restore(
+    directory: BackupDir, data_dir: DataDirOption = None, as_json: JsonOption = False
+) -> None:
+    """Replace the managed Neo4j's database neo4j with the backup in DIR.
+
+    Checks the manifest and checksum first; then stops the server, loads the dump,
+    starts it and brings its schema up to date. The server's own users are kept.
+    """
+    report = restore_server(resolve_data_dir(data_dir), directory, _narrate)
+    if as_json:
+        print_json(
+            {
+                "directory": str(directory),
+                "manifest": report.manifest.to_dict(),
+                "applied_migrations": report.applied_migrations,
+            }
+        )
+    else:
+        typer.echo(f"restored the backup of {report.manifest.created_at} from {directory}")

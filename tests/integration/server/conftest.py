@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from graphmem import GraphMem
 from graphmem.cli import app
 from graphmem.server.local import LocalServer
 from graphmem.server.probe import free_port
@@ -39,6 +40,16 @@ class Managed:
     password: str
     command_lines: frozenset[bytes]
     """Every distinct /proc/*/cmdline sampled while it started."""
+
+    def client(self, principal: str) -> GraphMem:
+        """A client of ``principal`` on this server, with views under this data directory."""
+        return GraphMem(
+            principal,
+            uri=self.bolt_uri,
+            user="neo4j",
+            password=self.password,
+            data_dir=self.data_dir,
+        )
 
     def env(self, principal: str) -> dict[str, str | None]:
         """Environment for the CLI: this data directory, this principal, no overrides."""

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from graphmem import GraphMem
 from graphmem.cli import app
 from graphmem.store.ids import new_id
 from tests.integration.server.conftest import Managed
@@ -45,13 +44,7 @@ def test_everything_under_the_data_dir_is_private(managed: Managed, tmp_path: Pa
         app, ["index", str(source), "--project", "billing", "--json"], env=managed.env(principal)
     )
     assert indexed.exit_code == 0, indexed.output
-    with GraphMem(
-        principal,
-        uri=managed.bolt_uri,
-        user="neo4j",
-        password=managed.password,
-        data_dir=managed.data_dir,
-    ) as memory:
+    with managed.client(principal) as memory:
         memory.believe("Invoice totals are summed in cents", project="billing", type="fact")
         assert memory.recall("how are invoice totals computed", project="billing").items
     token = runner.invoke(
