@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from graphmem.bench.anchors import run_anchor_bench
+from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
 from graphmem.bench.mcp import run_mcp_bench
 from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
@@ -168,6 +169,32 @@ def formation(
     )
     timing = figures["consolidation_ms"]
     typer.echo(f"consolidation per episode: p50 {timing['p50']} ms, max {timing['max']} ms")
+
+
+@app.command()
+@handles_errors
+def consolidate(
+    rounds: Annotated[int, typer.Option(min=1, max=20, help="Rounds to take medians of.")] = 3,
+    as_json: JsonOption = False,
+) -> None:
+    """The largest episode the limits allow, consolidated, against a typical small one."""
+    with progress_bar(as_json) as bar:
+        task = bar.add_task("consolidating", total=rounds)
+        figures = run_consolidate_bench(rounds, progress=lambda n: bar.advance(task, n))
+    if as_json:
+        print_json(figures)
+        return
+    typer.echo(
+        f"largest episode ({figures['candidates']} candidates, at most "
+        f"{figures['considered_at_most']} considered): median {figures['largest_s']} s, "
+        f"max {figures['largest_max_s']} s, CPU {figures['largest_cpu_s']} s; "
+        f"{figures['largest_created']} created, "
+        f"{figures['largest_rejected']} held back"
+    )
+    typer.echo(
+        f"baseline (a small episode): median {figures['small_s']} s; "
+        f"ratio {figures['ratio']}x over {figures['rounds']} rounds"
+    )
 
 
 @app.command()

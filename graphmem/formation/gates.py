@@ -30,6 +30,7 @@ from graphmem.models import (
     BeliefType,
     CorrectionKind,
     Episode,
+    EvidenceRole,
     FormationPolicy,
     NewBelief,
     RejectedCandidate,
@@ -258,6 +259,33 @@ def _twin(kept: Sequence[Survivor], survivor: Survivor, threshold: float) -> flo
     return None
 
 
+CONSIDERED_PER_EPISODE = 16
+"""Candidates of one episode the gates consider at all, or the episode kind's cap if
+that is larger: the cost bound (each considered candidate is embedded and compared;
+a 4,000-character one costs about 0.15 s on two cores). The rest are held back by the
+cap gate unembedded; the considered ones are taken in turn from each part
+(observations, inferences, decisions, failed attempts) so every part is represented."""
+
+
+def consideration_bound(
+    candidates: Sequence[Candidate], bound: int, reject: Reject
+) -> list[Candidate]:
+    """The first ``bound`` candidates, round robin over their roles, in their order."""
+    if len(candidates) <= bound:
+        return list(candidates)
+    turn: dict[int, tuple[int, int]] = {}  # index → (its place in its role, role order)
+    seen: dict[EvidenceRole, int] = {}
+    roles: dict[EvidenceRole, int] = {}
+    for index, candidate in enumerate(candidates):
+        place = seen[candidate.role] = seen.get(candidate.role, -1) + 1
+        turn[index] = (place, roles.setdefault(candidate.role, len(roles)))
+    chosen = set(sorted(turn, key=turn.__getitem__)[:bound])
+    for index, candidate in enumerate(candidates):
+        if index not in chosen:
+            reject(candidate, "cap", None, None)
+    return [candidate for index, candidate in enumerate(candidates) if index in chosen]
+
+
 def cap_gate(survivors: Sequence[Survivor], cap: int, reject: Reject) -> list[Survivor]:
     """Keeps the first ``cap`` survivors (an episode kind's budget of new beliefs)."""
     for survivor in survivors[cap:]:
@@ -396,7 +424,8 @@ def decide(
         for candidate in candidates:
             reject(candidate, "trust")
         return decision
-    kept = list(candidates)
+    bound = max(CONSIDERED_PER_EPISODE, policy.caps[episode.kind])
+    kept = consideration_bound(candidates, bound, reject)
     if policy.rejection_gate:
         checked = {statement_digest(c.statement, c.subject) for c in kept}
         kept = tombstone_gate(kept, context.forgotten(sorted(checked)), reject)
