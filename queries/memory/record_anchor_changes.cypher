@@ -1,6 +1,9 @@
 // Records the beliefs whose anchor state one index run of $project changed: one event
 // each, with the state before and after (the beliefs themselves are not touched).
 MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
+REMOVE clock.locked
+WITH clock
 SET clock.seq = clock.seq + size($rows)
 WITH clock.seq - size($rows) AS base
 UNWIND range(0, size($rows) - 1) AS i
