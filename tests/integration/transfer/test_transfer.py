@@ -55,10 +55,6 @@ def footprint(graph: Graph, principal: str) -> dict[str, int]:
     return {row["name"]: row["c"] for row in nodes + links}
 
 
-def clock(graph: Graph) -> int:
-    return int(graph.query("MATCH (c:Clock {id: 'memory'}) RETURN c.seq AS seq")[0]["seq"])
-
-
 def _without_seqs(value: Any) -> Any:
     """A value with every seq-valued field dropped (seqs are the store's own)."""
     if isinstance(value, dict):
@@ -110,13 +106,12 @@ def test_importing_the_same_file_again_writes_nothing(
 ) -> None:
     demo_memory(memory, tmp_path / "billing-api")
     text = export_text(memory)
-    before, seq = footprint(graph, memory.principal), clock(graph)
+    before = footprint(graph, memory.principal)
 
     summary = memory.import_memory(io.StringIO(text))
 
     assert summary.already_present and sum(summary.records.values()) == 0
     assert footprint(graph, memory.principal) == before
-    assert clock(graph) == seq
 
 
 def test_as_principal_reowns_everything_and_leaves_the_original_untouched(
@@ -215,7 +210,7 @@ def test_a_bad_line_is_refused_by_number_and_field_and_nothing_is_written(
     owner.believe("A fact", project="p", type="fact")
     owner.believe("Another fact", project="p", type="fact")
     text = export_text(owner)
-    target, seq = make_memory(), clock(graph)
+    target = make_memory()
 
     with pytest.raises(InvalidInput) as raised:
         owner.import_memory(io.StringIO(_bad(text, number, replace)), as_principal=target.principal)
@@ -223,7 +218,6 @@ def test_a_bad_line_is_refused_by_number_and_field_and_nothing_is_written(
     assert raised.value.details["line"] == number
     assert raised.value.details["field"] == field
     assert footprint(graph, target.principal) == {}
-    assert clock(graph) == seq
 
 
 def test_a_cut_short_file_is_refused(make_memory: Callable[..., GraphMem], graph: Graph) -> None:
