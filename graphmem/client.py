@@ -24,6 +24,7 @@ from graphmem.models import (
     DEFAULT_CONFIDENCE,
     ID_PATTERN,
     MAX_BATCH_ROWS,
+    MAX_SEQ,
     NAME_PATTERN,
     AnchorRef,
     AnchorState,
@@ -109,10 +110,6 @@ def _check_limit(limit: object) -> int:
             f"limit: must be an integer from 1 to {MAX_BATCH_ROWS}", field="limit", rule="range"
         )
     return limit
-
-
-MAX_SEQ = 2**63 - 1
-"""The largest seq Neo4j can hold (a 64-bit signed integer)."""
 
 
 def _check_since(since: object) -> int:

@@ -36,6 +36,8 @@ MAX_REASON_CHARS = 1_000
 MAX_IDEMPOTENCY_KEY_CHARS = 200
 MAX_BATCH_ROWS = 10_000
 """The most rows one batch write, listing or log page holds."""
+MAX_SEQ = 2**63 - 1
+"""The largest seq: the largest integer Neo4j stores."""
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
 ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"

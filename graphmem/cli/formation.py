@@ -17,7 +17,7 @@ from graphmem.cli._common import (
     progress_bar,
 )
 from graphmem.explore.text import iso_time
-from graphmem.models import MAX_BATCH_ROWS, ConsolidationResult
+from graphmem.models import MAX_BATCH_ROWS, MAX_SEQ, ConsolidationResult
 
 
 def _summary(result: ConsolidationResult) -> str:
@@ -132,7 +132,7 @@ def register(app: typer.Typer) -> None:
     @handles_errors
     def events(
         since: Annotated[
-            int, typer.Option(min=0, max=2**63 - 1, help="Only events after this seq.")
+            int, typer.Option(min=0, max=MAX_SEQ, help="Only events after this seq.")
         ] = 0,
         limit: Annotated[
             int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="At most this many.")

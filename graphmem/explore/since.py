@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from graphmem.errors import InvalidInput
+from graphmem.models import MAX_SEQ
 
 _SPAN = re.compile(r"^(\d{1,6})([mhdw])$")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -14,10 +15,6 @@ _HOW = (
     "give a span back from now (30m, 12h, 7d, 2w), an ISO 8601 date or time "
     "(2026-11-01, 2026-11-01T09:00:00Z) or a seq (an integer)"
 )
-
-
-MAX_SEQ = 2**63 - 1
-"""The largest seq Neo4j can hold (a 64-bit signed integer)."""
 
 
 @dataclass(frozen=True)
