@@ -160,6 +160,9 @@ def test_as_principal_reowns_everything_and_leaves_the_original_untouched(
     statement = next(b.statement for b in other.list_beliefs(project="billing-api"))
     found = other.recall(statement, project="billing-api", arms=["semantic"])
     assert statement in [item.statement for item in found.items]
+    # Traces are written off the answer's path; reading this one waits for the write,
+    # so the footprint below already holds it.
+    assert other.trace(found.trace_id).trace_id == found.trace_id
 
     before = footprint(graph, other.principal)
     again = owner.import_memory(io.StringIO(text), as_principal=other.principal)
