@@ -1,0 +1,1 @@
+"""The entity layer's pure logic: which names a memory text mentions (no database)."""
