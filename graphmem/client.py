@@ -70,6 +70,7 @@ from graphmem.store import beliefs as belief_store
 from graphmem.store import corrections, events, principals, traces
 from graphmem.store import episodes as episode_store
 from graphmem.store.database import Database, Value
+from graphmem.store.entities import relink_entities
 from graphmem.store.migrations import apply_migrations, require_current_schema
 from graphmem.store.traces import OPERATOR_PREFIX
 from graphmem.transfer import exporter, importer
@@ -881,8 +882,20 @@ class GraphMem:
         return self._recall.snapshot(_check_project(project), profile)
 
     def reindex(self) -> dict[str, int]:
-        """Rebuilds the local semantic views from the graph; returns events replayed."""
-        return {surface: self._recall.view(surface).rebuild() for surface in ("belief", "episode")}
+        """Rebuilds the local semantic views and the entity links.
+
+        The views are replayed from the graph; every episode and belief is relinked to
+        the entities it mentions (the entity layer's back-fill).
+
+        Returns:
+            Per surface (``belief``, ``episode``), the events replayed into its views;
+            under ``entities``, the nodes relinked.
+        """
+        rebuilt = {
+            surface: self._recall.view(surface).rebuild() for surface in ("belief", "episode")
+        }
+        rebuilt["entities"] = relink_entities(self._db, self.principal)
+        return rebuilt
 
     def get_trace(self, trace_id: str, *, operator: bool = False) -> dict[str, Value]:
         """Returns a recall trace of this principal.

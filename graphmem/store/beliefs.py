@@ -15,6 +15,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.content import content_forms, principal_key, statement_digest
+from graphmem.entities.mentions import belief_mentions
 from graphmem.errors import InvalidInput, NotFound, StateConflict
 from graphmem.models import (
     Authority,
@@ -68,7 +69,7 @@ def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
         **pending.extra,
     )
     evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
-    return {"props": props, "evidence": evidence}
+    return {"props": props, "evidence": evidence, "names": belief_mentions(props)}
 
 
 def _with_anchors(

@@ -12,6 +12,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.content import principal_key
+from graphmem.entities.mentions import episode_mentions
 from graphmem.models import Episode, NewEpisode
 from graphmem.store.database import Database, plain, run
 from graphmem.store.writes import (
@@ -26,7 +27,7 @@ from graphmem.store.writes import (
 def _episode_row(episode: NewEpisode, episode_id: str) -> dict[str, Any]:
     props = episode.model_dump(exclude={"parent"})
     props["id"] = episode_id
-    return {"props": props, "parent": episode.parent}
+    return {"props": props, "parent": episode.parent, "names": episode_mentions(props)}
 
 
 def create_episodes(

@@ -16,6 +16,7 @@ from typing import Literal
 from neo4j import ManagedTransaction
 
 from graphmem.content import principal_key
+from graphmem.entities.mentions import MentionRow, belief_mentions, episode_mentions
 from graphmem.store.database import Database, Record, Value, plain, run
 from graphmem.store.writes import write_idempotent
 
@@ -163,23 +164,33 @@ seq before the reserved block), or None to write nothing."""
 Progress = Callable[[int, int], None]
 
 
-def _node_params(row: NodeRow) -> dict[str, Value | Props]:
+Param = Value | Props | list[MentionRow]
+"""A parameter of an import statement's row."""
+
+
+def _node_params(row: NodeRow) -> dict[str, Param]:
     return {"id": row.id, "seq": row.seq, "props": row.props, "belief": row.link}
 
 
-def _statements(rows: MemoryRows) -> list[tuple[str, list[dict[str, Value | Props]]]]:
+def _statements(rows: MemoryRows) -> list[tuple[str, list[dict[str, Param]]]]:
     """The import's statements in dependency order, each with all its rows."""
-    links: dict[LinkKind, list[dict[str, Value | Props]]] = {kind: [] for kind in LINK_KINDS}
+    links: dict[LinkKind, list[dict[str, Param]]] = {kind: [] for kind in LINK_KINDS}
     for link in rows.links:
         links[link.kind].append({"source": link.source, "target": link.target, "props": link.props})
     return [
         ("transfer/create_projects", [{"name": p.name, "props": p.props} for p in rows.projects]),
-        ("transfer/create_episodes", [_node_params(row) for row in rows.episodes]),
+        (
+            "transfer/create_episodes",
+            [{**_node_params(row), "names": episode_mentions(row.props)} for row in rows.episodes],
+        ),
         (
             "transfer/link_parents",
             [{"source": e.id, "target": e.link} for e in rows.episodes if e.link is not None],
         ),
-        ("transfer/create_beliefs", [_node_params(row) for row in rows.beliefs]),
+        (
+            "transfer/create_beliefs",
+            [{**_node_params(row), "names": belief_mentions(row.props)} for row in rows.beliefs],
+        ),
         ("transfer/link_derived_from", links["derived_from"]),
         ("transfer/link_supersedes", links["supersedes"]),
         ("transfer/link_conflicts", links["conflicts_with"]),

@@ -1,5 +1,6 @@
 // Creates a batch of beliefs, each with its seq, provenance edges, anchor links, a
-// LEARNED_IN link to each project it was learned in (its origins) and its event.
+// LEARNED_IN link to each project it was learned in (its origins), MENTIONS links to
+// the entities its names are (row.names, found by graphmem/entities) and its event.
 // The clock is locked first in every memory write, so writers queue on it instead of
 // deadlocking on each other's later locks. The lock is a write of another property:
 // a waiter queued on `clock.seq = clock.seq + k` holds a lock that a transaction which
@@ -37,6 +38,12 @@ CALL (b) {
   MATCH (s:Symbol {key: b.anchor_key})
   WHERE s.principal = $principal
   MERGE (b)-[:ANCHORED_TO]->(s)
+}
+CALL (b, row) {
+  UNWIND row.names AS named
+  MERGE (entity:Entity {principal: $principal, name: named.name})
+    ON CREATE SET entity.kind = named.kind
+  CREATE (b)-[:MENTIONS]->(entity)
 }
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'belief.created', node_id: b.id,

@@ -4,7 +4,8 @@
 // that content. A correction that rewrote something *into* it becomes "not true" (the
 // old content is still wrong; the new one is forgotten). Only a Tombstone with the
 // content digest stays, so formation never re-forms it. Free episode text (title,
-// text) is left as written. The deletion event carries the node's seq
+// text) is left as written. Its MENTIONS go, and so does each entity no other node
+// mentions then. The deletion event carries the node's seq
 // (for the FAISS views), its project and the digest, and no text.
 MATCH (clock:Clock {id: 'memory'})
 SET clock.locked = true  // the write lock first, before seq is read (see belief/create)
@@ -50,6 +51,13 @@ CALL (b) {
   MATCH (r:Rejection {principal: $principal})
   WHERE r.replacement_sha256 = $digest
   SET r.kind = 'not_true', r.replacement = null, r.replacement_sha256 = null
+}
+CALL (b) {
+  MATCH (b)-[mention:MENTIONS]->(entity:Entity)
+  DELETE mention
+  WITH entity
+  WHERE NOT EXISTS { (entity)<-[:MENTIONS]-() }
+  DELETE entity
 }
 DETACH DELETE b
 RETURN count(*) AS forgotten

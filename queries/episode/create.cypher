@@ -1,7 +1,8 @@
 // Creates a batch of episodes, each with its seq, project (belonging to its principal)
 // and parent links, TOUCHED links
-// to the symbols its paths name (a file path: all its symbols; a key: that symbol), and
-// its event.
+// to the symbols its paths name (a file path: all its symbols; a key: that symbol),
+// MENTIONS links to the entities its names are (row.names, found by graphmem/entities)
+// and its event.
 // The clock is locked first in every memory write, so writers queue on it instead of
 // deadlocking on each other's later locks.
 MATCH (clock:Clock {id: 'memory'})
@@ -38,6 +39,12 @@ CALL (e) {
     RETURN s
   }
   MERGE (e)-[:TOUCHED]->(s)
+}
+CALL (e, row) {
+  UNWIND row.names AS named
+  MERGE (entity:Entity {principal: $principal, name: named.name})
+    ON CREATE SET entity.kind = named.kind
+  CREATE (e)-[:MENTIONS]->(entity)
 }
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'episode.created', node_id: e.id,

@@ -1,11 +1,12 @@
 // Import: a batch of beliefs with their seqs, each LEARNED_IN its origins and
-// ANCHORED_TO its anchor's symbol when the principal has it indexed.
+// ANCHORED_TO its anchor's symbol when the principal has it indexed, and MENTIONS the
+// entities its names are (row.names; entities are derived, never exported).
 MATCH (principal:Principal {id: $principal})
 UNWIND $rows AS row
 CREATE (b:Belief)
 SET b = row.props, b.id = row.id, b.seq = row.seq, b.principal = $principal,
     b.principal_key = $principal_key
-WITH b, principal
+WITH b, row, principal
 CALL (b, principal) {
   UNWIND b.origins AS name
   MERGE (project:Project {principal: $principal, name: name})
@@ -17,5 +18,11 @@ CALL (b) {
   MATCH (s:Symbol {key: b.anchor_key})
   WHERE s.principal = $principal
   MERGE (b)-[:ANCHORED_TO]->(s)
+}
+CALL (b, row) {
+  UNWIND row.names AS named
+  MERGE (entity:Entity {principal: $principal, name: named.name})
+    ON CREATE SET entity.kind = named.kind
+  CREATE (b)-[:MENTIONS]->(entity)
 }
 RETURN count(*) AS written

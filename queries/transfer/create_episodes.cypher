@@ -1,12 +1,13 @@
 // Import: a batch of episodes with their seqs, each IN_PROJECT and TOUCHED the
-// symbols its paths name when the principal has that project's code graph.
+// symbols its paths name when the principal has that project's code graph, and
+// MENTIONS the entities its names are (row.names; entities are derived, never exported).
 UNWIND $rows AS row
 MATCH (project:Project {principal: $principal, name: row.props.project})
 CREATE (e:Episode)
 SET e = row.props, e.id = row.id, e.seq = row.seq, e.principal = $principal,
     e.principal_key = $principal_key
 CREATE (e)-[:IN_PROJECT]->(project)
-WITH e
+WITH e, row
 CALL (e) {
   UNWIND e.paths AS path
   CALL (e, path) {
@@ -17,5 +18,11 @@ CALL (e) {
     RETURN s
   }
   MERGE (e)-[:TOUCHED]->(s)
+}
+CALL (e, row) {
+  UNWIND row.names AS named
+  MERGE (entity:Entity {principal: $principal, name: named.name})
+    ON CREATE SET entity.kind = named.kind
+  CREATE (e)-[:MENTIONS]->(entity)
 }
 RETURN count(*) AS written
