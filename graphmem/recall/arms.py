@@ -27,7 +27,7 @@ from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lucene import lucene_terms
 from graphmem.store import recall as store
 from graphmem.store.database import Database
-from graphmem.store.recall import Reach
+from graphmem.store.recall import EntityReach, Reach
 from graphmem.vectors.protocol import Vectors
 from graphmem.vectors.views import SemanticView, Surface
 
@@ -44,6 +44,11 @@ lists let a weak arm's tail outvote a strong arm's head (LoCoMo R@10, lexical+se
 12 and 15, 12 was also best on each half of the conversations alone)."""
 GRAPH_SEEDS = 5
 """The best fused lexical/semantic candidates the graph arm expands from."""
+ENTITY_REACH = EntityReach(hops=2, per_seed=12, max_mentions=100, max_share=0.05)
+"""The graph arm's walk through shared entities: a node that shares a name with a seed
+counts as 2 hops away (after a session's next turns, before the turns two away,
+rarest shared names first); a name more than 5% of the principal's nodes (or more
+than 100) mention says little about either and is skipped."""
 SEMANTIC_MIN_SIMILARITY = 0.2
 """Below this cosine a neighbour is unrelated: the semantic arm does not offer it."""
 
@@ -224,7 +229,8 @@ class GraphArm:
     """Expansion from the best hits of the others over the memory graph.
 
     Beliefs: shared anchored symbols (and their containers), subjects and source
-    episodes. Episodes: the ``PART_OF`` siblings within two positions. The seeds are
+    episodes. Episodes: the ``PART_OF`` siblings within two positions. Both: the
+    nodes that mention a rare entity the seed mentions (``ENTITY_REACH``). The seeds are
     chosen before the hard filters, so one round trip fetches the hits, their
     neighbours and the filters' verdict; a seed that is then filtered out is not
     returned, but what lies next to it may be.
@@ -244,17 +250,22 @@ class GraphArm:
         return [int(seq) for seq in best]
 
     def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
-        """What the seeds reached: nearest first, then by seed rank, then id."""
+        """What the seeds reached: nearest, rarest shared names, seed rank, then id."""
         return reached_from(found.values(), offered)[:FUSION_DEPTH]
 
 
 def reached_from(found: Iterable[Reachable], seeds: Sequence[int]) -> list[str]:
-    """The ids the seeds reached, nearest first, then by seed rank, then by id."""
+    """The ids the seeds reached.
+
+    Nearest first; at one distance, the rarer the names shared with the seed the
+    earlier (a node not reached through entities has rarity 0); then by seed rank,
+    then by id.
+    """
     seed_rank = {seed: position for position, seed in enumerate(seeds)}
     reached = [
-        (reach.hops, seed_rank[reach.seed], candidate.id)
+        (reach.hops, -reach.rarity, seed_rank[reach.seed], candidate.id)
         for candidate in found
         for reach in candidate.reached
         if reach.seed in seed_rank
     ]
-    return list(dict.fromkeys(node_id for _, _, node_id in sorted(reached)))
+    return list(dict.fromkeys(node_id for *_, node_id in sorted(reached)))

@@ -36,6 +36,7 @@ from graphmem.models import (
 )
 from graphmem.recall import snapshot as snapshots
 from graphmem.recall.arms import (
+    ENTITY_REACH,
     GraphArm,
     LexicalArm,
     Reachable,
@@ -207,6 +208,7 @@ class RecallEngine:
             seqs,
             seeds,
             per_seed=GRAPH_PER_SEED,
+            entities=ENTITY_REACH,
             types=request.types,
             as_of=request.as_of,
             project=request.project,
@@ -219,6 +221,7 @@ class RecallEngine:
             seqs,
             seeds,
             width=GRAPH_WIDTH,
+            entities=ENTITY_REACH,
             as_of=request.as_of,
             project=request.project,
         )

@@ -30,6 +30,22 @@ class Reach:
     seed: int
     """The seed's creation seq."""
     hops: int
+    rarity: float = 0.0
+    """Through shared entities: the sum of 1 / mentions of the names shared (else 0)."""
+
+
+@dataclass(frozen=True)
+class EntityReach:
+    """How the graph arm walks from a seed through the entities it mentions."""
+
+    hops: int
+    """The distance a node reached that way counts as."""
+    per_seed: int
+    """How many nodes each seed reaches that way at most (rarest shared names first)."""
+    max_mentions: int
+    """A name more nodes mention is skipped (it bounds the walk)."""
+    max_share: float
+    """A name more than this share of the principal's nodes mention is skipped."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +91,10 @@ class EpisodeCandidate:
     reached: tuple[Reach, ...] = ()
 
 
-def _reached(rows: Iterable[Mapping[str, int]]) -> tuple[Reach, ...]:
-    return tuple(Reach(int(row["seed"]), int(row["hops"])) for row in rows)
+def _reached(rows: Iterable[Mapping[str, float]]) -> tuple[Reach, ...]:
+    return tuple(
+        Reach(int(row["seed"]), int(row["hops"]), float(row.get("rarity") or 0.0)) for row in rows
+    )
 
 
 def _belief(record: Record) -> BeliefCandidate:
@@ -175,6 +193,7 @@ def belief_candidates(
     seeds: Sequence[int],
     *,
     per_seed: int,
+    entities: EntityReach,
     types: Sequence[BeliefType] | None,
     as_of: datetime | None,
     project: str | None,
@@ -187,6 +206,7 @@ def belief_candidates(
         seqs: The arms' hits (creation seqs).
         seeds: The graph arm's seeds, best first.
         per_seed: How many neighbours of each seed to fetch (nearest, newest first).
+        entities: How the graph arm walks through shared entities.
         types: Only these belief types (None: all).
         as_of: Read as of then (None: live beliefs now).
         project: The project asked about (a local belief stays in its own; a "not
@@ -198,6 +218,9 @@ def belief_candidates(
         seqs=list(seqs),
         seeds=list(seeds),
         per_seed=per_seed,
+        entity_hops=entities.hops,
+        max_mentions=entities.max_mentions,
+        max_share=entities.max_share,
         types=[t.value for t in types] if types else None,
         as_of=as_of,
         now=datetime.now(UTC),
@@ -214,16 +237,25 @@ def episode_candidates(
     seeds: Sequence[int],
     *,
     width: int,
+    entities: EntityReach,
     as_of: datetime | None,
     project: str | None,
 ) -> dict[int, EpisodeCandidate]:
-    """The hits and the seeds' session neighbours (``width`` either side), by seq."""
+    """The hits and what the seeds reach, by seq.
+
+    Their session neighbours (``width`` either side) and the episodes they share rare
+    entities with (``entities``).
+    """
     records = db.read(
         "recall/episode_candidates",
         principal=principal,
         seqs=list(seqs),
         seeds=list(seeds),
         width=width,
+        entity_hops=entities.hops,
+        per_seed=entities.per_seed,
+        max_mentions=entities.max_mentions,
+        max_share=entities.max_share,
         as_of=as_of,
         project=project,
     )

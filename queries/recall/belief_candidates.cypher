@@ -6,39 +6,51 @@
 //
 // From each seed the graph arm reaches beliefs anchored to the same symbol (1 hop) or
 // to a symbol it CONTAINS or is contained by (2), sharing its subject (1), or derived
-// from one of its episodes (2): the nearest $per_seed per seed, newest first. `reached`
-// lists (seed seq, hops) for each belief found that way.
+// from one of its episodes (2), or mentioning an entity it mentions ($entity_hops; a
+// name more than $max_share of the principal's beliefs (or $max_mentions) mention is
+// skipped, the rest weigh 1 / mentions, IDF-like): the nearest $per_seed per seed,
+// rarest shared names first, then newest. `reached` lists (seed seq, hops, rarity)
+// for each belief found that way.
 CALL () {
   UNWIND $seqs AS seq
   MATCH (b:Belief {seq: seq})
-  RETURN b, null AS seed, null AS hops
+  RETURN b, null AS seed, null AS hops, null AS rarity
   UNION
+  MATCH (principal:Principal {id: $principal})<-[:BELONGS_TO]-(project:Project)
+  WITH sum(COUNT { (project)<-[:LEARNED_IN]-() }) AS beliefs
   UNWIND $seeds AS seed_seq
   MATCH (seed:Belief {seq: seed_seq})
   WHERE seed.principal = $principal
-  CALL (seed) {
+  CALL (seed, beliefs) {
     MATCH (seed)-[:ANCHORED_TO]->(:Symbol)<-[:ANCHORED_TO]-(other:Belief)
-    RETURN other, 1 AS hops
+    RETURN other, 1 AS hops, 0.0 AS rarity
     UNION
     MATCH (seed)-[:ANCHORED_TO]->(:Symbol)-[:CONTAINS]-(:Symbol)<-[:ANCHORED_TO]-(other:Belief)
-    RETURN other, 2 AS hops
+    RETURN other, 2 AS hops, 0.0 AS rarity
     UNION
     MATCH (other:Belief)
     WHERE seed.subject IS NOT NULL AND other.principal = seed.principal
       AND other.subject = seed.subject
-    RETURN other, 1 AS hops
+    RETURN other, 1 AS hops, 0.0 AS rarity
     UNION
     MATCH (seed)-[:DERIVED_FROM]->(:Episode)<-[:DERIVED_FROM]-(other:Belief)
-    RETURN other, 2 AS hops
+    RETURN other, 2 AS hops, 0.0 AS rarity
+    UNION
+    MATCH (seed)-[:MENTIONS]->(entity:Entity)
+    WITH entity, COUNT { (entity)<-[:MENTIONS]-() } AS mentions
+    WHERE 1 < mentions AND mentions <= $max_mentions AND mentions <= $max_share * beliefs
+    MATCH (entity)<-[:MENTIONS]-(other:Belief)
+    RETURN other, $entity_hops AS hops, sum(1.0 / mentions) AS rarity
   }
-  WITH seed, other, min(hops) AS hops
+  WITH seed, other, min(hops) AS hops, max(rarity) AS rarity
   WHERE other.principal = $principal AND other <> seed
-  ORDER BY hops, other.seq DESC
-  WITH seed, collect({node: other, hops: hops})[..$per_seed] AS nearest
+  ORDER BY hops, rarity DESC, other.seq DESC
+  WITH seed, collect({node: other, hops: hops, rarity: rarity})[..$per_seed] AS nearest
   UNWIND nearest AS near
-  RETURN near.node AS b, seed.seq AS seed, near.hops AS hops
+  RETURN near.node AS b, seed.seq AS seed, near.hops AS hops, near.rarity AS rarity
 }
-WITH b, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops} END) AS reached
+WITH b, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops, rarity: rarity} END)
+  AS reached
 WHERE b.principal = $principal
   AND ($types IS NULL OR b.type IN $types)
   AND (

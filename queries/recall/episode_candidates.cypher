@@ -3,11 +3,15 @@
 // hard filters: one principal, optionally one project, happened by $as_of.
 //
 // From each seed the graph arm reaches its siblings under the same parent (PART_OF),
-// ordered by seq, within $width positions; `reached` lists (seed seq, distance).
+// ordered by seq, within $width positions, and the episodes that mention an entity it
+// mentions ($entity_hops away). A name is skipped when more than $max_share of the
+// principal's episodes (or $max_mentions) mention it; the rest weigh 1 / mentions
+// (IDF-like), and each seed keeps the $per_seed rarest-sharing episodes.
+// `reached` lists (seed seq, distance, rarity: 0 for a sibling).
 CALL () {
   UNWIND $seqs AS seq
   MATCH (e:Episode {seq: seq})
-  RETURN e, null AS seed, null AS hops
+  RETURN e, null AS seed, null AS hops, null AS rarity
   UNION
   UNWIND $seeds AS seed_seq
   MATCH (seed:Episode {seq: seed_seq})-[:PART_OF]->(parent:Episode)
@@ -21,9 +25,25 @@ CALL () {
   UNWIND range(at - $width, at + $width) AS position
   WITH seed, siblings, at, position
   WHERE position >= 0 AND position < size(siblings) AND position <> at
-  RETURN siblings[position] AS e, seed.seq AS seed, abs(position - at) AS hops
+  RETURN siblings[position] AS e, seed.seq AS seed, abs(position - at) AS hops, 0.0 AS rarity
+  UNION
+  MATCH (principal:Principal {id: $principal})<-[:BELONGS_TO]-(project:Project)
+  WITH sum(COUNT { (project)<-[:IN_PROJECT]-() }) AS episodes
+  UNWIND $seeds AS seed_seq
+  MATCH (seed:Episode {seq: seed_seq})-[:MENTIONS]->(entity:Entity)
+  WHERE seed.principal = $principal
+  WITH seed, entity, COUNT { (entity)<-[:MENTIONS]-() } AS mentions, episodes
+  WHERE 1 < mentions AND mentions <= $max_mentions AND mentions <= $max_share * episodes
+  MATCH (entity)<-[:MENTIONS]-(other:Episode)
+  WHERE other.principal = $principal AND other <> seed
+  WITH seed, other, sum(1.0 / mentions) AS rarity
+  ORDER BY rarity DESC, other.seq
+  WITH seed, collect({node: other, rarity: rarity})[..$per_seed] AS nearest
+  UNWIND nearest AS near
+  RETURN near.node AS e, seed.seq AS seed, $entity_hops AS hops, near.rarity AS rarity
 }
-WITH e, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops} END) AS reached
+WITH e, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops, rarity: rarity} END)
+  AS reached
 WHERE e.principal = $principal
   AND ($project IS NULL OR e.project = $project)
   AND ($as_of IS NULL OR coalesce(e.started_at, e.recorded_at) <= $as_of)
