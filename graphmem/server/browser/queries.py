@@ -13,6 +13,7 @@ GUIDE_ORDER = (
     "overview",
     "project",
     "subject",
+    "mentions",
     "symbol",
     "promotions",
     "supersession",

@@ -54,6 +54,7 @@ CAPTIONS = {
     "drifted": "Invoice.total",
     "episode": "Fix flaky",
     "belief": "rounds",
+    "mentions": "fin-212",
 }
 """A caption fragment each query's graph shows (graphmem's style, not Browser's)."""
 
