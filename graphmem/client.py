@@ -882,7 +882,7 @@ class GraphMem:
         return self._recall.snapshot(_check_project(project), profile)
 
     def reindex(self) -> dict[str, int]:
-        """Rebuilds the local semantic views and the entity links.
+        """Rebuilds the local views (semantic and lexical) and the entity links.
 
         The views are replayed from the graph; every episode and belief is relinked to
         the entities it mentions (the entity layer's back-fill).
@@ -892,7 +892,7 @@ class GraphMem:
             under ``entities``, the nodes relinked.
         """
         rebuilt = {
-            surface: self._recall.view(surface).rebuild() for surface in ("belief", "episode")
+            surface: self._recall.rebuild_views(surface) for surface in ("belief", "episode")
         }
         rebuilt["entities"] = relink_entities(self._db, self.principal)
         return rebuilt

@@ -1,9 +1,12 @@
 """``graphmem bench recall``: turn-level retrieval on LoCoMo or the generic format.
 
-Each conversation becomes an isolated principal; each turn an episode (its session date
-as ``started_at``). Each question is asked with ``search_episodes``, once fused and once
-per arm alone, in the same run. Category and evidence never reach graphmem: they are
-only used to score. The data set is read from a path (LoCoMo is CC BY-NC: never shipped).
+Each conversation becomes an isolated principal; each session an episode and each turn
+an episode ``PART_OF`` it (its session date as ``started_at``). Each question is asked
+with ``search_episodes``, once fused and once per arm alone, in the same run, and the
+textbook BM25 of :mod:`graphmem.bench.bm25` ranks the same turns as the baseline.
+A hit that is not a turn (a session episode) counts as a miss. Category and evidence
+never reach graphmem: they are only used to score. The data set is read from a path
+(LoCoMo is CC BY-NC: never shipped).
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ import re
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graphmem.bench.bm25 import TextbookBM25
 from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.client import GraphMem
@@ -34,6 +38,9 @@ ARM_SETS: dict[str, tuple[str, ...]] = {
 }
 """Each question is asked once per set. ``graph`` alone ranks only the graph arm's
 list (session neighbours of the best lexical/semantic candidates)."""
+BASELINE = "bm25"
+"""The textbook BM25's figures, computed over the same turns in the same run."""
+_NOT_A_TURN = "not-a-turn:"
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
 _TURN_ID = re.compile(r"^D(\d+):(\d+)$")
 
@@ -144,8 +151,14 @@ def load_generic(path: Path) -> DataSet:
     data = DataSet(name=raw.get("name", path.stem), conversations=[])
     for conversation in raw["conversations"]:
         turns = [
-            Turn(turn["id"], turn.get("speaker", ""), turn["text"], _aware(session.get("date")))
-            for session in conversation["sessions"]
+            Turn(
+                turn["id"],
+                turn.get("speaker", ""),
+                turn["text"],
+                _aware(session.get("date")),
+                str(session.get("id", index)),
+            )
+            for index, session in enumerate(conversation["sessions"])
             for turn in session["turns"]
         ]
         known = {turn.id for turn in turns}
@@ -200,14 +213,20 @@ def _episode(turn: Turn, project: str) -> dict[str, Any]:
     }
 
 
-def metrics(ranked: Sequence[str], evidence: Sequence[str]) -> dict[str, float]:
-    """R@5, R@10, hit@10, all@10, NDCG@10 (binary) and MRR for one question."""
+def metrics(
+    ranked: Sequence[str], evidence: Sequence[str], session_of: Mapping[str, str] | None = None
+) -> dict[str, float]:
+    """R@5, R@10, hit@10, all@10, NDCG@10 (binary) and MRR for one question.
+
+    With ``session_of`` (turn id → session) also session any@5 and any@10: whether the
+    first 5 (10) distinct sessions of the ranked turns hold a session of the evidence.
+    """
     relevant = set(evidence)
     top5, top10 = set(ranked[:5]), set(ranked[:10])
     dcg = sum(1 / math.log2(i + 2) for i, turn in enumerate(ranked[:10]) if turn in relevant)
     ideal = sum(1 / math.log2(i + 2) for i in range(min(10, len(relevant))))
     first = next((i + 1 for i, turn in enumerate(ranked) if turn in relevant), None)
-    return {
+    row = {
         "R@5": len(top5 & relevant) / len(relevant),
         "R@10": len(top10 & relevant) / len(relevant),
         "hit@10": float(bool(top10 & relevant)),
@@ -215,6 +234,12 @@ def metrics(ranked: Sequence[str], evidence: Sequence[str]) -> dict[str, float]:
         "NDCG@10": dcg / ideal,
         "MRR": 1 / first if first else 0.0,
     }
+    if session_of is not None:
+        gold = {session_of[turn] for turn in relevant if turn in session_of}
+        sessions = list(dict.fromkeys(session_of[t] for t in ranked if t in session_of))
+        row["session_any@5"] = float(bool(gold & set(sessions[:5])))
+        row["session_any@10"] = float(bool(gold & set(sessions[:10])))
+    return row
 
 
 def _average(rows: Sequence[dict[str, float]]) -> dict[str, float]:
@@ -266,7 +291,28 @@ def _run_questions(
         started = time.perf_counter()
         found = memory.search_episodes(question.text, k=max(k, 10), arms=arms, as_of=question.date)
         latencies.append((time.perf_counter() - started) * 1000)
-        yield question, [turn_of[item.id] for item in found.items]
+        yield question, [turn_of.get(item.id, _NOT_A_TURN + item.id) for item in found.items]
+
+
+def _dated(date: datetime | None) -> str:
+    return f"({date:%d %B %Y}) " if date else ""
+
+
+def _baseline(
+    conversation: Conversation, k: int, latencies: list[float]
+) -> Iterator[tuple[Question, list[str]]]:
+    """The textbook BM25's ranking of the conversation's turns for each question."""
+    bm25 = TextbookBM25(
+        [
+            (turn.id, f"{_dated(turn.date)}{turn.speaker}: {turn.text}", turn.date)
+            for turn in conversation.turns
+        ]
+    )
+    for question in conversation.questions:
+        started = time.perf_counter()
+        ranked = bm25.rank(question.text, max(k, 10), question.date)
+        latencies.append((time.perf_counter() - started) * 1000)
+        yield question, ranked
 
 
 def run_recall_bench(
@@ -274,25 +320,44 @@ def run_recall_bench(
     k: int = 10,
     out: Path | None = None,
     progress: Callable[[int], None] = lambda done: None,
+    arm_sets: Sequence[str] = tuple(ARM_SETS),
 ) -> dict[str, Any]:
-    """Runs every question through each arm set; returns the figures."""
+    """Runs every question through each arm set and the baseline; returns the figures.
+
+    Args:
+        data: The loaded data set.
+        k: How many turns each question ranks (and ``out`` keeps); at least 10.
+        out: Where to write the first arm set's ranked turn ids per question (JSONL).
+        progress: Called with the number of questions just answered.
+        arm_sets: Which of :data:`ARM_SETS` to run (the baseline always runs).
+    """
+    unknown = sorted(set(arm_sets) - set(ARM_SETS))
+    if unknown or not arm_sets:
+        raise InvalidInput(f"--arms: use some of {', '.join(ARM_SETS)}", field="arms", rule="enum")
     results: dict[str, list[tuple[Question, list[str]]]] = defaultdict(list)
     latencies: dict[str, list[float]] = defaultdict(list)
+    session_of: dict[str, str] = {}
     ingest_seconds = 0.0
     with ExitStack() as stack:
         for conversation in data.conversations:
+            session_of.update(
+                (turn.id, f"{conversation.id}/{turn.session}") for turn in conversation.turns
+            )
+            results[BASELINE].extend(_baseline(conversation, k, latencies[BASELINE]))
             memory = stack.enter_context(scratch_memory())
             started = time.perf_counter()
             turn_of = _ingest(memory, conversation)
             ingest_seconds += time.perf_counter() - started
-            for name, arms in ARM_SETS.items():
+            for name in arm_sets:
+                arms = ARM_SETS[name]
                 for pair in _run_questions(memory, conversation, turn_of, k, arms, latencies[name]):
                     results[name].append(pair)
                     progress(1)
     if out is not None:
         with out.open("w", encoding="utf-8") as handle:
-            for question, ranked in results["fused"]:
-                handle.write(json.dumps({"question_id": question.id, "ranked": ranked}) + "\n")
+            for question, ranked in results[arm_sets[0]]:
+                line = {"question_id": question.id, "ranked": ranked[:k]}
+                handle.write(json.dumps(line) + "\n")
     report: dict[str, Any] = {
         "data": data.name,
         "conversations": len(data.conversations),
@@ -303,8 +368,8 @@ def run_recall_bench(
         "dropped_evidence": data.dropped_evidence,
         "ingest_seconds": round(ingest_seconds, 2),
     }
-    for name, pairs in results.items():
-        scored = [(q, metrics(ranked, q.evidence)) for q, ranked in pairs]
+    for name in [*arm_sets, BASELINE]:
+        scored = [(q, metrics(ranked, q.evidence, session_of)) for q, ranked in results[name]]
         by_category: dict[str, list[dict[str, float]]] = defaultdict(list)
         for question, row in scored:
             by_category[question.category].append(row)

@@ -9,7 +9,7 @@ from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
 from graphmem.bench.mcp import run_mcp_bench
-from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
+from graphmem.bench.recall import ARM_SETS, BASELINE, load, run_recall_bench
 from graphmem.bench.scale import run_scale_bench
 from graphmem.bench.write import run_write_bench
 from graphmem.cli._common import (
@@ -72,18 +72,25 @@ def recall_bench(
     data_format: Annotated[
         str, typer.Option("--format", help="locomo (LoCoMo's own file) or generic.")
     ] = "locomo",
-    k: Annotated[int, typer.Option("--k", min=1, max=200, help="Depth for R@k.")] = 10,
+    k: Annotated[
+        int, typer.Option("--k", min=10, max=200, help="Turns ranked per question (and in --out).")
+    ] = 10,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write ranked turn ids per question (JSONL).")
+        Path | None,
+        typer.Option("--out", help="Write the first arm set's ranked turn ids (JSONL)."),
     ] = None,
+    arms: Annotated[
+        str, typer.Option("--arms", help=f"Comma-separated arm sets: {', '.join(ARM_SETS)}.")
+    ] = ",".join(ARM_SETS),
     as_json: JsonOption = False,
 ) -> None:
-    """Turn-level retrieval: fused and every arm alone, overall and per category."""
+    """Turn-level retrieval: fused and every arm alone, beside a textbook BM25."""
     dataset = load(data, data_format)
-    total = sum(len(c.questions) for c in dataset.conversations) * len(ARM_SETS)
+    arm_sets = [name.strip() for name in arms.split(",") if name.strip()]
+    total = sum(len(c.questions) for c in dataset.conversations) * len(arm_sets)
     with progress_bar(as_json) as bar:
         task = bar.add_task("questions", total=total)
-        figures = run_recall_bench(dataset, k, out, lambda n: bar.advance(task, n))
+        figures = run_recall_bench(dataset, k, out, lambda n: bar.advance(task, n), arm_sets)
     if as_json:
         print_json(figures)
         return
@@ -93,7 +100,7 @@ def recall_bench(
         f"{len(figures['dropped_evidence'])} evidence ids dropped); ingest "
         f"{figures['ingest_seconds']}s"
     )
-    for name in ARM_SETS:
+    for name in [*arm_sets, BASELINE]:
         overall = figures[name]["overall"]
         latency = figures[name]["latency_ms"]
         cells = "  ".join(f"{metric} {value:.3f}" for metric, value in overall.items())

@@ -174,7 +174,7 @@ def register(app: typer.Typer) -> None:
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Rebuild the local semantic (FAISS) views from the graph."""
+        """Rebuild the local views (semantic FAISS and lexical BM25) from the graph."""
         with open_memory(principal, data_dir) as memory:
             replayed = memory.reindex()
         if as_json:

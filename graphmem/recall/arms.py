@@ -21,22 +21,17 @@ from concurrent.futures import Executor, Future
 from typing import Protocol, TypeVar
 
 from graphmem.anchors.languages import language_for_path
-from graphmem.content import principal_key
 from graphmem.models import Arm, RecallQuery
 from graphmem.recall.fusion import reciprocal_rank_fusion
-from graphmem.recall.lucene import lucene_terms
+from graphmem.recall.lexical import LexicalView
 from graphmem.store import recall as store
 from graphmem.store.database import Database
 from graphmem.store.recall import EntityReach, Reach
 from graphmem.vectors.protocol import Vectors
-from graphmem.vectors.views import SemanticView, Surface
+from graphmem.vectors.views import SemanticView
 
 ARM_FETCH = 50
 """How many candidates each arm fetches before the hard filters."""
-LEXICAL_HEAD = 2 * ARM_FETCH
-"""How deep the unscoped full-text query looks for the principal's hits before the
-lexical arm falls back to the scoped one (see ``queries/recall/lexical.cypher``)."""
-FULLTEXT_INDEX: dict[Surface, str] = {"belief": "belief_text_v2", "episode": "episode_text_v2"}
 FUSION_DEPTH = 12
 """How many of its best surviving candidates each arm contributes to fusion. Deeper
 lists let a weak arm's tail outvote a strong arm's head (LoCoMo R@10, lexical+semantic:
@@ -114,38 +109,26 @@ def _surviving(offered: Sequence[int], found: Mapping[int, Reachable]) -> list[s
 
 
 class LexicalArm:
-    """Neo4j full-text (Lucene BM25) over the surface's index.
+    """BM25 over the principal's own lexical view of the surface.
 
-    User text becomes plain words, never query syntax.
+    Built, it starts catching the view up on ``executor`` (beside the semantic arm).
     """
 
     arm = Arm.LEXICAL
 
-    def __init__(self, db: Database, principal: str, surface: Surface, query: str) -> None:
-        self._db = db
-        self._principal = principal
-        self._surface = surface
+    def __init__(self, view: LexicalView, query: str, executor: Executor) -> None:
+        self._view = view
         self._query = query
         self.timings_ms: dict[str, float] = {}
+        self._synced: Future[int] = executor.submit(
+            _timed, self.timings_ms, "lexical_sync", view.sync
+        )
 
     def offer(self, offered: Offered) -> list[int]:
-        """The principal's full-text hits."""
-        terms = lucene_terms(self._query)
-        if not terms:
-            return []
-        return _timed(
-            self.timings_ms,
-            "lexical",
-            lambda: store.lexical_hits(
-                self._db,
-                self._principal,
-                FULLTEXT_INDEX[self._surface],
-                terms,
-                f"({terms}) AND principal_key:{principal_key(self._principal)}",
-                LEXICAL_HEAD,
-                ARM_FETCH,
-            ),
-        )
+        """The best BM25 hits' seqs, once the view has caught up."""
+        self._synced.result()
+        hits = _timed(self.timings_ms, "lexical", lambda: self._view.search(self._query, ARM_FETCH))
+        return [hit.seq for hit in hits]
 
     def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
         """The hits that passed the filters, in BM25 order."""

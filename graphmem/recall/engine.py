@@ -45,6 +45,7 @@ from graphmem.recall.arms import (
     StructuredArm,
 )
 from graphmem.recall.fusion import reciprocal_rank_fusion
+from graphmem.recall.lexical import LexicalView
 from graphmem.recall.ranking import (
     Weighed,
     by_score,
@@ -122,9 +123,10 @@ class RecallEngine:
         self._embedder_factory = embedder
         self._views_dir = views_dir
         self._views: dict[Surface, SemanticView] = {}
+        self._lexical_views: dict[Surface, LexicalView] = {}
         self._views_lock = threading.Lock()
-        # The semantic arm's catch-up and embedding run beside the database arms.
-        self._arm_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-arm")
+        # The views catch up, and the semantic arm embeds, beside the database arms.
+        self._arm_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="graphmem-arm")
         # Traces are written off the answer's path; flush() waits for them.
         self._traces = TraceWriter(db, principal)
 
@@ -152,12 +154,31 @@ class RecallEngine:
                 )
             return self._views[surface]
 
+    def lexical_view(self, surface: Surface) -> LexicalView:
+        """The lexical view of one surface (created on first use)."""
+        with self._views_lock:
+            if surface not in self._lexical_views:
+                self._lexical_views[surface] = LexicalView(
+                    partial(view_events, self.db, self.principal),
+                    self.principal,
+                    surface,
+                    self._views_dir,
+                )
+            return self._lexical_views[surface]
+
+    def rebuild_views(self, surface: Surface) -> int:
+        """Rebuilds both views of one surface from the graph; returns the events read."""
+        replayed = self.view(surface).rebuild()
+        self.lexical_view(surface).rebuild()
+        return replayed
+
     def forget_text(self, statement: str) -> None:
-        """Removes a forgotten belief from this client's caches and belief view now."""
+        """Removes a forgotten belief from this client's caches and belief views now."""
         embedder = self.view("belief").embedder
         if isinstance(embedder, CachedEmbedder):
             embedder.discard([statement])
         self.view("belief").sync(purge=True)
+        self.lexical_view("belief").sync()
 
     # --- the arms and the one candidates round trip -----------------------------
 
@@ -175,7 +196,9 @@ class RecallEngine:
         if Arm.SEMANTIC in request.arms or seeding:  # first: it starts in the background
             arms[Arm.SEMANTIC] = SemanticArm(self.view(surface), request.query, self._arm_pool)
         if Arm.LEXICAL in request.arms or seeding:
-            arms[Arm.LEXICAL] = LexicalArm(self.db, self.principal, surface, request.query)
+            arms[Arm.LEXICAL] = LexicalArm(
+                self.lexical_view(surface), request.query, self._arm_pool
+            )
         if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
             arms[Arm.STRUCTURED] = StructuredArm(self.db, self.principal, request)
         if seeding:

@@ -22,6 +22,13 @@ class ViewEvent:
     """The created or deleted node's creation seq (the view's vector id)."""
     text: str
     """What to embed for a created node (empty for a deletion)."""
+    subject: str = ""
+    """A created belief's subject (empty otherwise): searchable, not embedded."""
+
+    @property
+    def lexical_text(self) -> str:
+        """What the lexical view indexes: the text, and a belief's subject."""
+        return f"{self.text}\n{self.subject}" if self.subject else self.text
 
 
 def view_events(
@@ -37,6 +44,7 @@ def view_events(
             type=str(record["type"]),
             node_seq=int(record["node_seq"]) if record["node_seq"] is not None else None,
             text=record["text"] or "",
+            subject=record["subject"] or "",
         )
         for record in records
     ]

@@ -122,38 +122,6 @@ def _belief(record: Record) -> BeliefCandidate:
     )
 
 
-def lexical_hits(
-    db: Database,
-    principal: str,
-    index: str,
-    terms: str,
-    scoped: str,
-    head: int,
-    wanted: int,
-) -> list[int]:
-    """The creation seqs of the principal's full-text hits, best first.
-
-    Args:
-        db: The database.
-        principal: Whose nodes.
-        index: The full-text index.
-        terms: Lucene word terms (built by graphmem, never user syntax).
-        scoped: The same terms with the principal's token required.
-        head: How deep the unscoped query looks before falling back to the scoped one.
-        wanted: How many hits to return at most.
-    """
-    records = db.read(
-        "recall/lexical",
-        index=index,
-        principal=principal,
-        terms=terms,
-        scoped=scoped,
-        limit=head,
-        wanted=wanted,
-    )
-    return [int(record["seq"]) for record in records]
-
-
 def symbol_keys_named(
     db: Database, principal: str, project: str, names: Sequence[str]
 ) -> list[str]:

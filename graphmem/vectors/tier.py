@@ -1,10 +1,11 @@
 """The transient tier's byte budget (design §6): derived files, least recently used out.
 
-The transient tier is what can be rebuilt from the graph: the FAISS views under
-``<data dir>/views`` (one entry per principal and surface: an index file and its meta
-file). Durable memory lives in Neo4j and is never touched here. A sweep evicts whole
-entries, least recently used first, until the tier fits the budget; the most recently
-used entry is always kept, and the sweep says when that still leaves it over budget.
+The transient tier is what can be rebuilt from the graph: the views under
+``<data dir>/views`` (one entry per principal, surface and kind — FAISS semantic or
+BM25 lexical: a data file and its meta file). Durable memory lives in Neo4j and is
+never touched here. A sweep evicts whole entries, least recently used first, until
+the tier fits the budget; the most recently used entry is always kept, and the sweep
+says when that still leaves it over budget.
 An evicted view is rebuilt from the ``:MemoryEvent`` log the next time it is used.
 
 Recency is the meta file's modification time: a view touches it when it is loaded
@@ -21,6 +22,8 @@ from graphmem.errors import ConfigError
 
 DEFAULT_BUDGET_MB = 256.0
 BUDGET_ENV = "GRAPHMEM_CACHE_BUDGET_MB"
+VIEW_DATA_SUFFIXES = (".faiss", ".npz")
+"""A view's data file beside its ``.json`` meta: FAISS (semantic) or numpy (lexical)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,8 @@ def cache_entries(views_dir: Path) -> list[CacheEntry]:
     """Every view under ``views_dir``, least recently used first (ties by name)."""
     entries = []
     for meta in sorted(views_dir.glob("*/*.json")):
-        files = tuple(path for path in (meta.with_suffix(".faiss"), meta) if path.is_file())
+        data = (meta.with_suffix(suffix) for suffix in VIEW_DATA_SUFFIXES)
+        files = tuple(path for path in (*data, meta) if path.is_file())
         try:
             size = sum(path.stat().st_size for path in files)
             last_used = meta.stat().st_mtime

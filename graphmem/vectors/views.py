@@ -46,6 +46,18 @@ _REMOVED: dict[str, tuple[str, ...]] = {
     "belief": ("belief.deleted",),
     "episode": ("episode.deleted",),
 }
+
+
+def created_event(surface: Surface) -> str:
+    """The event type that adds a node of ``surface`` to a derived view."""
+    return _CREATED[surface]
+
+
+def removed_events(surface: Surface) -> tuple[str, ...]:
+    """The event types that remove a node of ``surface`` from a derived view."""
+    return _REMOVED[surface]
+
+
 SYNC_BATCH = 2_000
 FAISS_THREADS = 1
 """One query scans on one thread: with more, OpenMP fights onnxruntime and Neo4j for
@@ -241,12 +253,12 @@ class SemanticView:
 
     def _sync(self, purge: bool) -> int:
         applied = 0
-        types = [_CREATED[self.surface], *_REMOVED[self.surface]]
+        types = [created_event(self.surface), *removed_events(self.surface)]
         while True:
             events = self._feed(self.watermark, types, SYNC_BATCH)
             if not events:
                 break
-            created = _CREATED[self.surface]
+            created = created_event(self.surface)
             added = [e for e in events if e.type == created and e.node_seq]
             removed = [e.node_seq for e in events if e.type != created and e.node_seq]
             if added:

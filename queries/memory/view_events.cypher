@@ -1,5 +1,6 @@
 // The changes a derived view has not seen: one principal's events after a seq, with
-// the text to embed for each created node (a deletion carries the gone node's seq).
+// the text to embed for each created node and a belief's subject (a deletion carries
+// the gone node's seq).
 MATCH (e:MemoryEvent {principal: $principal})
 WHERE e.seq > $since AND e.type IN $types
 OPTIONAL MATCH (e)-[:ABOUT]->(n)
@@ -7,6 +8,7 @@ RETURN e.seq AS seq, e.type AS type, coalesce(n.seq, e.node_seq) AS node_seq,
        CASE WHEN n:Belief THEN n.statement
             ELSE reduce(text = coalesce(n.title, ''), part IN [coalesce(n.text, '')] |
                         CASE WHEN part = '' THEN text ELSE text + '\n' + part END)
-       END AS text
+       END AS text,
+       CASE WHEN n:Belief THEN n.subject END AS subject
 ORDER BY e.seq
 LIMIT $limit

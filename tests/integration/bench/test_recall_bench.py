@@ -16,9 +16,12 @@ def test_tiny_set_reports_every_arm_and_writes_ranked_lines(
     out = tmp_path / "ranked.jsonl"
     report = run_recall_bench(load_generic(DATA), k=10, out=out)
     assert report["questions"] == 3 and report["turns"] == 5
-    for arms in ("fused", "lexical", "semantic", "graph"):
-        assert set(report[arms]["overall"]) == {"R@5", "R@10", "hit@10", "all@10", "NDCG@10", "MRR"}
+    figures = {"R@5", "R@10", "hit@10", "all@10", "NDCG@10", "MRR"}
+    sessions = {"session_any@5", "session_any@10"}
+    for arms in ("fused", "lexical", "semantic", "graph", "bm25"):
+        assert set(report[arms]["overall"]) == figures | sessions
         assert report[arms]["latency_ms"]["p50"] > 0
+    assert report["bm25"]["overall"]["hit@10"] == 1.0  # the baseline ranks the same turns
     assert report["fused"]["overall"]["hit@10"] == 1.0
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["question_id"] for line in lines] == ["q1", "q2", "q3"]
@@ -27,3 +30,11 @@ def test_tiny_set_reports_every_arm_and_writes_ranked_lines(
     assert lines[0]["ranked"][0] == "s1:1"
     views = bench_env / "views"
     assert not views.exists() or list(views.iterdir()) == []  # scratch views removed too
+
+
+def test_arm_subsets_and_a_deeper_out(bench_env: Path, tmp_path: Path) -> None:
+    out = tmp_path / "ranked.jsonl"
+    report = run_recall_bench(load_generic(DATA), k=50, out=out, arm_sets=["lexical"])
+    assert {"lexical", "bm25"} <= set(report) and "fused" not in report
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(len(line["ranked"]) <= 50 for line in lines)

@@ -80,6 +80,51 @@ def test_lexical_arm_finds_a_principal_crowded_out_by_another(
     assert [item.id for item in result.items] == [mine]
 
 
+def test_another_principals_words_never_move_a_ranking(
+    make_memory: Callable[..., GraphMem],
+) -> None:
+    first, second = make_memory(), make_memory()
+    first.believe_many(
+        {"statement": text, "project": "ops", "type": "fact"}
+        for text in (
+            "Deploys run from the release branch after the smoke tests pass",
+            "The smoke tests cover login, billing and the deploy hook",
+            "Billing retries failed charges three times with backoff",
+            "Release notes are written before every deploy",
+        )
+    )
+    first.remember(
+        {"project": "ops", "title": "Deploy failed", "text": "smoke tests timed out on billing"}
+    )
+    questions = ["when do deploys run?", "billing smoke tests", "release deploy notes"]
+
+    def answers() -> list[tuple[str, ...]]:
+        rows: list[tuple[str, ...]] = []
+        for question in questions:
+            for arms in (["lexical"], ["lexical", "semantic", "graph"]):
+                found = first.recall(question, project="ops", arms=arms, k=10)
+                rows.append((found.rendered, *(f"{i.id}:{i.score}" for i in found.items)))
+                hits = first.search_episodes(question, project="ops", arms=arms)
+                rows.append((hits.rendered, *(f"{i.id}:{i.score}" for i in hits.items)))
+        return rows
+
+    before = answers()
+    # The same words, many times over, with other frequencies and lengths.
+    second.believe_many(
+        {
+            "statement": f"smoke tests deploy billing release {n} " * (n % 5 + 1),
+            "project": "ops",
+            "type": "fact",
+        }
+        for n in range(300)
+    )
+    second.remember_many(
+        {"project": "ops", "title": f"deploy {n}", "text": "billing smoke tests deploy " * n}
+        for n in range(1, 100)
+    )
+    assert answers() == before
+
+
 def test_decay_lowers_old_beliefs_only_when_asked(memory: GraphMem) -> None:
     old = memory.believe("The cache TTL is five minutes", project="p", type="fact", confidence=0.9)
     memory.believe_many(  # a half-life of later writes

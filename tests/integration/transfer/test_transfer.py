@@ -162,7 +162,7 @@ def test_as_principal_reowns_everything_and_leaves_the_original_untouched(
     assert statement in [item.statement for item in found.items]
     # Traces are written off the answer's path; reading this one waits for the write,
     # so the footprint below already holds it.
-    assert other.trace(found.trace_id).trace_id == found.trace_id
+    assert other.get_trace(found.trace_id)["item_ids"] == [item.id for item in found.items]
 
     before = footprint(graph, other.principal)
     again = owner.import_memory(io.StringIO(text), as_principal=other.principal)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from graphmem.bench.bm25 import TextbookBM25
 from graphmem.bench.recall import _repair, load_generic, load_locomo, metrics
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -75,3 +77,26 @@ def test_locomo_loader_on_a_minimal_sample(tmp_path: Path) -> None:
     assert conversation.turns[0].date is not None and conversation.turns[0].date.year == 2023
     assert [(q.id, q.evidence) for q in conversation.questions] == [("conv-x#0", ["D1:2", "D1:1"])]
     assert data.dropped_questions == 1
+
+
+def test_session_any_counts_distinct_sessions_of_ranked_turns() -> None:
+    session_of = {"a1": "A", "a2": "A", "b1": "B", "c1": "C", "d1": "D", "e1": "E", "f1": "F"}
+    ranked = ["a1", "a2", "not-a-turn:x", "b1", "c1", "d1", "e1", "f1"]
+    row = metrics(ranked, ["f1"], session_of)
+    assert (row["session_any@5"], row["session_any@10"]) == (0.0, 1.0)  # F is the 6th session
+    assert metrics(ranked, ["a2"], session_of)["session_any@5"] == 1.0
+    assert "session_any@5" not in metrics(ranked, ["a2"])
+
+
+def test_textbook_bm25_ranks_by_okapi_and_respects_dates() -> None:
+    day = datetime(2023, 5, 1, tzinfo=UTC)
+    bm25 = TextbookBM25(
+        [
+            ("t1", "the cat sat on the mat", day),
+            ("t2", "the dog chased the cat cat", day.replace(month=6)),
+            ("t3", "nothing here", day),
+        ]
+    )
+    assert bm25.rank("cat", 10) == ["t2", "t1"]
+    assert bm25.rank("cat", 10, as_of=day) == ["t1"]
+    assert bm25.rank("unknown", 10) == []

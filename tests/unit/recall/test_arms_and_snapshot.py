@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from graphmem.models import (
@@ -15,6 +16,7 @@ from graphmem.models import (
     Scope,
 )
 from graphmem.recall.arms import FUSION_DEPTH, GRAPH_SEEDS, GraphArm, LexicalArm, reached_from
+from graphmem.recall.lexical import LexicalView
 from graphmem.recall.snapshot import CHARS_PER_TOKEN, Weighted, choose, within_tokens
 from graphmem.store.recall import BeliefCandidate, Reach
 
@@ -64,8 +66,10 @@ def test_graph_rank_is_nearest_first_then_seed_rank_then_id() -> None:
 
 def test_hit_arms_keep_only_survivors_in_order_up_to_the_fusion_depth() -> None:
     found = {seq: _belief(seq) for seq in range(0, 40, 2)}
-    arm = LexicalArm(db=None, principal="p", surface="belief", query="q")  # type: ignore[arg-type]
-    ranked = arm.rank(list(range(40, 0, -1)), found)
+    view = LexicalView(lambda since, types, limit: [], "p", "belief")
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        arm = LexicalArm(view, "q", executor)
+        ranked = arm.rank(list(range(40, 0, -1)), found)
     assert ranked[:3] == ["b038", "b036", "b034"]
     assert len(ranked) == FUSION_DEPTH
 

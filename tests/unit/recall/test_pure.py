@@ -1,4 +1,4 @@
-"""Pure recall logic: Lucene terms, RRF, weights, ranking order and rendering."""
+"""Pure recall logic: analysed terms, RRF, weights, ranking order and rendering."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from graphmem.models import (
     Scope,
 )
 from graphmem.recall.fusion import reciprocal_rank_fusion
-from graphmem.recall.lucene import MAX_TERMS, lucene_terms
 from graphmem.recall.ranking import (
     DECAY_HALF_LIFE,
     DECAY_HORIZON,
@@ -27,6 +26,7 @@ from graphmem.recall.ranking import (
     scope_weight,
 )
 from graphmem.recall.render import render_beliefs
+from graphmem.recall.terms import MAX_QUERY_TERMS, document_terms, query_terms
 
 
 @pytest.mark.parametrize(
@@ -34,21 +34,26 @@ from graphmem.recall.render import render_beliefs
     [
         (
             'title:(foo OR bar) AND NOT "baz"~2 \\ +x -y [a TO z] *',
-            "title foo bar baz 2 x y z",
+            ["titl", "foo", "bar", "baz", "2", "x", "y", "z"],
         ),
-        ("When did Caroline go to the support group?", "caroline go support group"),
-        ("what is it?", "what is it"),  # nothing but function words: keep them all
-        ("'}) MATCH (n) DETACH DELETE n //", "match n detach delete n"),
-        ("   ", ""),
-        ("Ünïcödé 中文", "ünïcödé 中文"),
+        ("When did Caroline go to the support group?", ["carolin", "go", "support", "group"]),
+        ("what is it?", ["what", "is", "it"]),  # nothing but function words: keep them all
+        ("'}) MATCH (n) DETACH DELETE n //", ["match", "n", "detach", "delet"]),
+        ("   ", []),
+        ("Ünïcödé 中文", ["ünïcödé", "中文"]),
+        ("Caroline's paintings, painting", ["carolin", "paint"]),
     ],
 )
-def test_lucene_terms_keep_words_only(text: str, expected: str) -> None:
-    assert lucene_terms(text) == expected
+def test_query_terms_are_distinct_analysed_words(text: str, expected: list[str]) -> None:
+    assert query_terms(text) == expected
 
 
-def test_lucene_terms_are_capped() -> None:
-    assert len(lucene_terms("word " * 10_000).split()) == MAX_TERMS
+def test_document_terms_keep_repeats_and_function_words() -> None:
+    assert document_terms("The dog and the dogs") == ["the", "dog", "and", "the", "dog"]
+
+
+def test_query_terms_are_capped() -> None:
+    assert len(query_terms(" ".join(f"word{i}" for i in range(10_000)))) == MAX_QUERY_TERMS
 
 
 def test_rrf_sums_reciprocal_ranks_from_one() -> None:

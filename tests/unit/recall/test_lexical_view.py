@@ -1,0 +1,121 @@
+"""The lexical view: BM25 over one principal's own documents, caught up from events."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from graphmem.recall.lexical import K1, B, LexicalView
+from graphmem.store.events import ViewEvent
+
+
+class Log:
+    """An in-memory event log standing in for the principal's ``:MemoryEvent`` feed."""
+
+    def __init__(self) -> None:
+        self.events: list[ViewEvent] = []
+
+    def create(self, node_seq: int, text: str, subject: str = "") -> None:
+        seq = len(self.events) + 1
+        self.events.append(ViewEvent(seq, "belief.created", node_seq, text, subject))
+
+    def delete(self, node_seq: int) -> None:
+        self.events.append(ViewEvent(len(self.events) + 1, "belief.deleted", node_seq, ""))
+
+    def feed(self, since: int, types: Sequence[str], limit: int) -> list[ViewEvent]:
+        return [e for e in self.events if e.seq > since and e.type in types][:limit]
+
+
+def _view(log: Log, directory: Path | None = None) -> LexicalView:
+    view = LexicalView(log.feed, "principal", "belief", directory)
+    view.sync()
+    return view
+
+
+def test_scores_are_textbook_bm25_over_the_views_own_documents() -> None:
+    log = Log()
+    log.create(10, "postgres runs on port 5433")
+    log.create(11, "redis runs on port 6379 redis")
+    log.create(12, "the billing service talks to postgres")
+    hits = _view(log).search("redis port", 10)
+
+    lengths = {10: 5, 11: 6, 12: 6}
+    average = sum(lengths.values()) / 3
+
+    def term(df: int, tf: int, length: int) -> float:
+        idf = math.log(1 + (3 - df + 0.5) / (df + 0.5))
+        return idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
+
+    expected = {11: term(1, 2, 6) + term(2, 1, 6), 10: term(2, 1, 5)}
+    assert [hit.seq for hit in hits] == [11, 10]
+    for hit in hits:
+        assert hit.score == pytest.approx(expected[hit.seq])
+
+
+def test_ties_are_broken_by_seq_and_the_limit_keeps_the_best() -> None:
+    log = Log()
+    for seq in (30, 20, 10):
+        log.create(seq, "same words here")
+    log.create(40, "words")
+    view = _view(log)
+    assert [hit.seq for hit in view.search("words", 10)] == [40, 10, 20, 30]
+    assert [hit.seq for hit in view.search("same", 2)] == [10, 20]
+
+
+def test_subjects_are_searchable_and_stems_match() -> None:
+    log = Log()
+    log.create(1, "use the fast path", subject="deployments")
+    log.create(2, "nothing relevant")
+    assert [hit.seq for hit in _view(log).search("deploying", 5)] == [1]
+
+
+def test_replayed_events_add_nothing_and_updates_arrive_in_later_syncs() -> None:
+    log = Log()
+    log.create(1, "alpha beta")
+    view = _view(log)
+    log.create(2, "beta gamma")
+    assert view.sync() == 1
+    view.watermark = 0
+    view.sync()  # every event again
+    assert view.count == 2
+    assert [hit.seq for hit in view.search("beta", 5)] == [1, 2]
+
+
+def test_a_deleted_document_leaves_no_posting_and_no_word(tmp_path: Path) -> None:
+    log = Log()
+    log.create(1, "the secret codename bluebird")
+    log.create(2, "the public roadmap")
+    view = _view(log, tmp_path)
+    log.delete(1)
+    view.sync()
+    assert view.search("bluebird", 5) == []
+    assert view.count == 1
+    assert b"bluebird" not in b"".join(path.read_bytes() for path in tmp_path.rglob("*.npz"))
+    assert [hit.seq for hit in view.search("roadmap", 5)] == [2]
+
+
+def test_a_saved_view_loads_to_the_same_answers(tmp_path: Path) -> None:
+    log = Log()
+    for seq in range(1, 300):
+        log.create(seq, f"note {seq} about module{seq % 7} and service{seq % 11}")
+    first = _view(log, tmp_path)
+    again = LexicalView(log.feed, "principal", "belief", tmp_path)
+    assert again.watermark == first.watermark and again.count == first.count
+    assert again.search("module3 service5", 20) == first.search("module3 service5", 20)
+    other = LexicalView(log.feed, "someone else", "belief", tmp_path)
+    assert other.count == 0  # never another principal's file
+    modes = {path.stat().st_mode & 0o777 for path in tmp_path.rglob("*") if path.is_file()}
+    assert modes == {0o600}
+
+
+def test_pending_and_merged_postings_score_alike() -> None:
+    log = Log()
+    for seq in range(1, 50):
+        log.create(seq, f"word{seq % 5} shared text {seq}")
+    pending = _view(log)
+    merged = _view(log)
+    merged._merge()
+    assert pending.search("word2 shared", 30) == merged.search("word2 shared", 30)
