@@ -58,6 +58,16 @@ _SNAKE = re.compile(r"(?<![\w.])_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*(?![\
 _CAMEL = re.compile(r"(?<![\w.])[A-Za-z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+(?![\w.])")
 _TICKET = re.compile(r"(?<![\w.-])[A-Z][A-Z0-9]+-\d+(?![\w-])")
 _CAPS = re.compile(r"(?<![\w.])[A-Z][A-Z0-9]{2,}(?![\w.])")
+_CODE_PATTERNS = (
+    (_PATH, EntityKind.PATH, re.compile(r"\w/")),
+    (_DOTTED, EntityKind.DOTTED, re.compile(r"\w\.[A-Za-z_]")),
+    (_SNAKE, EntityKind.IDENTIFIER, re.compile(r"[A-Za-z0-9]_")),
+    (_CAMEL, EntityKind.IDENTIFIER, re.compile(r"[a-z0-9][A-Z]")),
+    (_TICKET, EntityKind.IDENTIFIER, re.compile(r"[A-Z]-\d")),
+    (_CAPS, EntityKind.IDENTIFIER, re.compile(r"[A-Z][A-Z0-9][A-Z0-9]")),
+)
+"""Each code pattern, in order of precedence, with a quick test that it may match."""
+_PACKAGE_HINT = re.compile(r"install|import|add|go get")
 _ERROR_SUFFIX = re.compile(r"(?:error|exception|warning|fault)$")
 _ERRNO = re.compile(r"^E[A-Z]{3,}$")
 _PROPER_RUN = re.compile(r"[A-Z][\w'\u2019-]*(?:(?: | of | de )[A-Z][\w'\u2019-]*)*")
@@ -116,20 +126,15 @@ def _code_names(text: str) -> tuple[list[Name], str]:
             found.append((start, Name(name, kind)))
         masked[start:end] = _MASK * (end - start)
 
-    for match in _PACKAGE.finditer(text):
+    for match in _PACKAGE.finditer(text) if _PACKAGE_HINT.search(text) else ():
         group = next(g for g in (1, 2, 3) if match.group(g))
         start = match.start(group)
         for word in re.finditer(r"\S+", match.group(group)):
             package = _normal(re.split(r"[=<>~]", word.group())[0])
             take(start + word.start(), start + word.end(), package, EntityKind.PACKAGE)
-    for pattern, kind in (
-        (_PATH, EntityKind.PATH),
-        (_DOTTED, EntityKind.DOTTED),
-        (_SNAKE, EntityKind.IDENTIFIER),
-        (_CAMEL, EntityKind.IDENTIFIER),
-        (_TICKET, EntityKind.IDENTIFIER),
-        (_CAPS, EntityKind.IDENTIFIER),
-    ):
+    for pattern, kind, hint in _CODE_PATTERNS:
+        if hint.search(text) is None:
+            continue  # cheaper than the pattern itself, and most text has no code
         for match in pattern.finditer("".join(masked)):
             value = match.group()
             if kind is EntityKind.PATH and not (value.count("/") >= 2 or _EXTENSION.search(value)):

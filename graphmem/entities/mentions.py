@@ -8,7 +8,7 @@ name must never outlive the text it came from.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from graphmem.entities.extract import Name, names_of
 
@@ -39,3 +39,17 @@ def episode_mentions(props: Mapping[str, object]) -> list[MentionRow]:
 def belief_mentions(props: Mapping[str, object]) -> list[MentionRow]:
     """The names a belief with these properties mentions."""
     return _rows(names_of([_text(props, "statement"), _text(props, "subject")]))
+
+
+def batched(per_row: Sequence[list[MentionRow]]) -> tuple[list[MentionRow], list[list[int]]]:
+    """A batch's names once each (sorted), and each row's names as positions in them.
+
+    The write queries merge each entity of a batch once, then link the rows to it.
+    """
+    names = sorted({row["name"]: row for rows in per_row for row in rows}.values(), key=_by_name)
+    position = {row["name"]: index for index, row in enumerate(names)}
+    return names, [[position[row["name"]] for row in rows] for rows in per_row]
+
+
+def _by_name(row: MentionRow) -> str:
+    return row["name"]

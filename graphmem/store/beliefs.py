@@ -15,7 +15,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.content import content_forms, principal_key, statement_digest
-from graphmem.entities.mentions import belief_mentions
+from graphmem.entities.mentions import batched, belief_mentions
 from graphmem.errors import InvalidInput, NotFound, StateConflict
 from graphmem.models import (
     Authority,
@@ -69,7 +69,7 @@ def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
         **pending.extra,
     )
     evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
-    return {"props": props, "evidence": evidence, "names": belief_mentions(props)}
+    return {"props": props, "evidence": evidence}
 
 
 def _with_anchors(
@@ -107,13 +107,16 @@ def insert_beliefs(
         ],
     )
     if pending:
+        rows = [_belief_row(p, now) for p in pending]
+        names, mentions = batched([belief_mentions(row["props"]) for row in rows])
         created = run(
             tx,
             "belief/create",
             principal=principal,
             principal_key=principal_key(principal),
             now=now,
-            rows=[_belief_row(p, now) for p in pending],
+            rows=[{**row, "mentions": at} for row, at in zip(rows, mentions, strict=True)],
+            names=names,
         )
         check_created(created, len(pending))
 

@@ -12,7 +12,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.content import principal_key
-from graphmem.entities.mentions import episode_mentions
+from graphmem.entities.mentions import batched, episode_mentions
 from graphmem.models import Episode, NewEpisode
 from graphmem.store.database import Database, plain, run
 from graphmem.store.writes import (
@@ -27,7 +27,7 @@ from graphmem.store.writes import (
 def _episode_row(episode: NewEpisode, episode_id: str) -> dict[str, Any]:
     props = episode.model_dump(exclude={"parent"})
     props["id"] = episode_id
-    return {"props": props, "parent": episode.parent, "names": episode_mentions(props)}
+    return {"props": props, "parent": episode.parent}
 
 
 def create_episodes(
@@ -56,6 +56,8 @@ def create_episodes(
             ],
         )
         if rows:
+            new = [_episode_row(episode, episode_id) for _, episode, episode_id in rows]
+            names, mentions = batched([episode_mentions(row["props"]) for row in new])
             created = run(
                 tx,
                 "episode/create",
@@ -63,7 +65,8 @@ def create_episodes(
                 principal_key=principal_key(principal),
                 now=now,
                 actor="writer",
-                rows=[_episode_row(episode, episode_id) for _, episode, episode_id in rows],
+                rows=[{**row, "mentions": at} for row, at in zip(new, mentions, strict=True)],
+                names=names,
             )
             check_created(created, len(rows))
         return [episode_id for episode_id, _ in assigned]

@@ -1,6 +1,7 @@
 // Creates a batch of beliefs, each with its seq, provenance edges, anchor links, a
 // LEARNED_IN link to each project it was learned in (its origins), MENTIONS links to
-// the entities its names are (row.names, found by graphmem/entities) and its event.
+// the entities its names are (found by graphmem/entities: $names holds each name of
+// the batch once, row.mentions the positions of the row's names in it) and its event.
 // The clock is locked first in every memory write, so writers queue on it instead of
 // deadlocking on each other's later locks. The lock is a write of another property:
 // a waiter queued on `clock.seq = clock.seq + k` holds a lock that a transaction which
@@ -15,12 +16,18 @@ WITH clock.seq - size($rows) AS base
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
 WITH base, principal
+CALL () {  // each name of the batch once ($names), before the rows link to them
+  UNWIND $names AS named
+  MERGE (entity:Entity {principal: $principal, name: named.name})
+    ON CREATE SET entity.kind = named.kind
+  RETURN collect(entity) AS entities
+}
 UNWIND range(0, size($rows) - 1) AS i
-WITH base + i + 1 AS seq, $rows[i] AS row, principal
+WITH base + i + 1 AS seq, $rows[i] AS row, principal, entities
 CREATE (b:Belief)
 SET b = row.props, b.principal = $principal, b.principal_key = $principal_key, b.seq = seq,
     b.recorded_at = $now
-WITH b, row, seq, principal
+WITH b, row, seq, principal, entities
 CALL (b, principal) {
   UNWIND b.origins AS name
   MERGE (project:Project {principal: $principal, name: name})
@@ -39,10 +46,9 @@ CALL (b) {
   WHERE s.principal = $principal
   MERGE (b)-[:ANCHORED_TO]->(s)
 }
-CALL (b, row) {
-  UNWIND row.names AS named
-  MERGE (entity:Entity {principal: $principal, name: named.name})
-    ON CREATE SET entity.kind = named.kind
+CALL (b, row, entities) {
+  UNWIND row.mentions AS at
+  WITH b, entities[at] AS entity
   CREATE (b)-[:MENTIONS]->(entity)
 }
 CREATE (:MemoryEvent {

@@ -1,8 +1,9 @@
 // Creates a batch of episodes, each with its seq, project (belonging to its principal)
 // and parent links, TOUCHED links
 // to the symbols its paths name (a file path: all its symbols; a key: that symbol),
-// MENTIONS links to the entities its names are (row.names, found by graphmem/entities)
-// and its event.
+// MENTIONS links to the entities its names are (found by graphmem/entities: $names
+// holds each name of the batch once, row.mentions the positions of the row's names in
+// it) and its event.
 // The clock is locked first in every memory write, so writers queue on it instead of
 // deadlocking on each other's later locks.
 MATCH (clock:Clock {id: 'memory'})
@@ -14,8 +15,14 @@ WITH clock.seq - size($rows) AS base
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
 WITH base, principal
+CALL () {  // each name of the batch once ($names), before the rows link to them
+  UNWIND $names AS named
+  MERGE (entity:Entity {principal: $principal, name: named.name})
+    ON CREATE SET entity.kind = named.kind
+  RETURN collect(entity) AS entities
+}
 UNWIND range(0, size($rows) - 1) AS i
-WITH base + i + 1 AS seq, $rows[i] AS row, principal
+WITH base + i + 1 AS seq, $rows[i] AS row, principal, entities
 MERGE (project:Project {principal: $principal, name: row.props.project})
   ON CREATE SET project.created_at = $now
 MERGE (project)-[:BELONGS_TO]->(principal)
@@ -23,7 +30,7 @@ CREATE (e:Episode)
 SET e = row.props, e.principal = $principal, e.principal_key = $principal_key, e.seq = seq,
     e.recorded_at = $now
 CREATE (e)-[:IN_PROJECT]->(project)
-WITH e, row, seq
+WITH e, row, seq, entities
 CALL (e, row) {
   MATCH (parent:Episode {id: row.parent})
   WHERE parent.principal = $principal
@@ -40,10 +47,9 @@ CALL (e) {
   }
   MERGE (e)-[:TOUCHED]->(s)
 }
-CALL (e, row) {
-  UNWIND row.names AS named
-  MERGE (entity:Entity {principal: $principal, name: named.name})
-    ON CREATE SET entity.kind = named.kind
+CALL (e, row, entities) {
+  UNWIND row.mentions AS at
+  WITH e, entities[at] AS entity
   CREATE (e)-[:MENTIONS]->(entity)
 }
 CREATE (:MemoryEvent {

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.entities.extract import MAX_NAMES, EntityKind, Name, extract, names_of
-from graphmem.entities.mentions import belief_mentions, episode_mentions
+from graphmem.entities.mentions import batched, belief_mentions, episode_mentions
 
 
 def _names(text: str) -> dict[str, EntityKind]:
@@ -104,3 +104,11 @@ def test_extraction_is_deterministic_bounded_and_normalised(text: str) -> None:
     for name in first:
         assert name.name == name.name.lower() and any(c.isalpha() for c in name.name)
     assert {n.name for n in extract(text)} >= {n.name for n in first}
+
+
+def test_a_batch_names_each_entity_once_and_rows_point_into_it() -> None:
+    error = {"name": "keyerror", "kind": "error"}
+    path = {"name": "a/b.py", "kind": "path"}
+    names, positions = batched([[error, path], [], [error]])
+    assert names == [path, error]
+    assert positions == [[1, 0], [], [1]]
