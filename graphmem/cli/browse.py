@@ -94,6 +94,7 @@ def register(app: typer.Typer) -> None:
         project: Annotated[str | None, typer.Option(help="$project, for --query project.")] = None,
         subject: Annotated[str | None, typer.Option(help="$subject, for --query subject.")] = None,
         symbol: Annotated[str | None, typer.Option(help="$symbol, for --query symbol.")] = None,
+        name: Annotated[str | None, typer.Option(help="$name, for --query mentions.")] = None,
         open_it: Annotated[bool, typer.Option("--open", help="Open the link too.")] = False,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
@@ -118,7 +119,7 @@ def register(app: typer.Typer) -> None:
             values = {"principal": who}
             command = param_command("principal", who)
         else:
-            given = {"project": project, "subject": subject, "symbol": symbol}
+            given = {"project": project, "subject": subject, "symbol": symbol, "name": name}
             values = {"principal": who, **_parameters(chosen, node_id, given)}
             command = params_command(values)
         url = editor_url(base, command)

@@ -57,6 +57,17 @@ def test_a_query_link_sets_its_parameters_and_names_its_slide(tmp_path: Path) ->
     assert link["guide_slide"] == 3 and link["cypher"].startswith("// A project's memory")
 
 
+def test_a_mentions_link_sets_the_name(tmp_path: Path) -> None:
+    _record(tmp_path)
+    code, out, _ = _browse(tmp_path, "--query", "mentions", "--name", "FIN-212", "--json")
+    assert code == 0
+    link = json.loads(out)
+    assert link["parameters"] == {"principal": "alice", "name": "FIN-212"}
+    assert link["cypher"].startswith("// Everything that mentions a name")
+    code, _, err = _browse(tmp_path, "--query", "mentions")
+    assert code == 1 and "--name" in err
+
+
 def test_errors_name_the_field(tmp_path: Path) -> None:
     _record(tmp_path)
     code, _, err = _browse(tmp_path, "--query", "nope", "--json")
