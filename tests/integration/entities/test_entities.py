@@ -150,3 +150,18 @@ def test_graph_arm_reaches_through_a_rare_shared_name_only(memory: GraphMem) -> 
     found = {item.id: item.arm_ranks for item in expanded.items}
     assert found[far] == {"graph": 1}  # shares the rare "zanzibar" with the seed
     assert common not in found  # shares only "caroline", which 42 of 43 episodes mention
+
+
+def test_belief_graph_arm_reaches_through_a_shared_rare_name(memory: GraphMem) -> None:
+    memory.believe_many(
+        [
+            {"project": "p", "type": "fact", "statement": f"Deploy step {i} is scripted"}
+            for i in range(40)
+        ]
+    )
+    seed = memory.believe("Idempotent consumers dedupe by ZK-1207", project="p", type="lesson")
+    other = memory.believe("Ticket ZK-1207 tracks the outage", project="p", type="fact")
+    plain = memory.recall("idempotent consumers", project="p", arms=["lexical"])
+    assert [item.id for item in plain.items] == [seed]
+    expanded = memory.recall("idempotent consumers", project="p", arms=["lexical", "graph"])
+    assert other in [item.id for item in expanded.items]
