@@ -33,10 +33,9 @@ from graphmem.vectors.views import SemanticView
 ARM_FETCH = 50
 """How many candidates each arm fetches before the hard filters."""
 FUSION_DEPTH = 12
-"""How many of its best surviving candidates each arm contributes to fusion. Deeper
-lists let a weak arm's tail outvote a strong arm's head (LoCoMo R@10, lexical+semantic:
-0.55 at 50, 0.64 at 10-15; fused with the graph arm: 0.681 at 15, 0.702 at 12; of 10,
-12 and 15, 12 was also best on each half of the conversations alone)."""
+"""How deep the graph arm's seed choice looks into each arm's hits, and how many of the
+nodes it reached it contributes. The hit arms contribute every survivor: fusion weighs
+them by score, so a weak tail cannot outvote a strong head (see ``recall/fusion.py``)."""
 GRAPH_SEEDS = 5
 """The best fused lexical/semantic candidates the graph arm expands from."""
 ENTITY_REACH = EntityReach(hops=2, per_seed=12, max_mentions=100, max_share=0.05)
@@ -77,6 +76,8 @@ class RecallArm(Protocol):
     arm: Arm
     timings_ms: dict[str, float]
     """How long its steps took (operator trace fields)."""
+    scores: dict[int, float] | None
+    """Its score of each seq it offered, once offered; None for an arm that only orders."""
 
     def offer(self, offered: Offered) -> list[int]:
         """Creation seqs before the hard filters, best first.
@@ -105,7 +106,7 @@ def _timed(timings: dict[str, float], step: str, work: Callable[[], T]) -> T:
 
 
 def _surviving(offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
-    return [found[seq].id for seq in offered if seq in found][:FUSION_DEPTH]
+    return [found[seq].id for seq in offered if seq in found]
 
 
 class LexicalArm:
@@ -120,6 +121,7 @@ class LexicalArm:
         self._view = view
         self._query = query
         self.timings_ms: dict[str, float] = {}
+        self.scores: dict[int, float] | None = {}
         self._synced: Future[int] = executor.submit(
             _timed, self.timings_ms, "lexical_sync", view.sync
         )
@@ -128,6 +130,7 @@ class LexicalArm:
         """The best BM25 hits' seqs, once the view has caught up."""
         self._synced.result()
         hits = _timed(self.timings_ms, "lexical", lambda: self._view.search(self._query, ARM_FETCH))
+        self.scores = {hit.seq: hit.score for hit in hits}
         return [hit.seq for hit in hits]
 
     def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
@@ -146,6 +149,7 @@ class SemanticArm:
     def __init__(self, view: SemanticView, query: str, executor: Executor) -> None:
         self._view = view
         self.timings_ms: dict[str, float] = {}
+        self.scores: dict[int, float] | None = {}
         self._synced: Future[int] = executor.submit(_timed, self.timings_ms, "sync", view.sync)
         self._vector: Future[Vectors] = executor.submit(
             _timed, self.timings_ms, "embed", lambda: view.embedder.embed([query])
@@ -156,7 +160,9 @@ class SemanticArm:
         self._synced.result()
         vector = self._vector.result()[0]
         hits = _timed(self.timings_ms, "semantic", lambda: self._view.search(vector, ARM_FETCH))
-        return [hit.seq for hit in hits if hit.similarity >= SEMANTIC_MIN_SIMILARITY]
+        kept = [hit for hit in hits if hit.similarity >= SEMANTIC_MIN_SIMILARITY]
+        self.scores = {hit.seq: hit.similarity for hit in kept}
+        return [hit.seq for hit in kept]
 
     def rank(self, offered: Sequence[int], found: Mapping[int, Reachable]) -> list[str]:
         """The hits that passed the filters, nearest first."""
@@ -176,6 +182,7 @@ class StructuredArm:
         self._principal = principal
         self._request = request
         self.timings_ms: dict[str, float] = {}
+        self.scores: dict[int, float] | None = None
 
     def offer(self, offered: Offered) -> list[int]:
         """Beliefs matched exactly by what the request names."""
@@ -223,10 +230,11 @@ class GraphArm:
 
     def __init__(self) -> None:
         self.timings_ms: dict[str, float] = {}
+        self.scores: dict[int, float] | None = None
 
     def offer(self, offered: Offered) -> list[int]:
         """The seeds: the best ``GRAPH_SEEDS`` hits of the other arms, fused."""
-        fused, _ = reciprocal_rank_fusion(
+        fused = reciprocal_rank_fusion(
             {arm.value: [str(seq) for seq in seqs[:FUSION_DEPTH]] for arm, seqs in offered.items()}
         )
         best = sorted(fused, key=lambda seq: (-fused[seq], int(seq)))[:GRAPH_SEEDS]

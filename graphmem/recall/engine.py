@@ -44,7 +44,7 @@ from graphmem.recall.arms import (
     SemanticArm,
     StructuredArm,
 )
-from graphmem.recall.fusion import reciprocal_rank_fusion
+from graphmem.recall.fusion import fuse
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.ranking import (
     Weighed,
@@ -90,6 +90,8 @@ class _Gathered(Generic[C]):
 
     candidates: dict[str, C]
     ranked: dict[str, list[str]]
+    scores: dict[str, dict[str, float]]
+    """The scoring arms' score of each id they ranked."""
     blocked: int
     """Offered hits the hard filters removed."""
     timings_ms: dict[str, float]
@@ -214,15 +216,20 @@ class RecallEngine:
         found = fetch(sorted({seq for seqs in offered.values() for seq in seqs}), seeds)
         timings = {"candidates": (time.perf_counter() - started) * 1000}
         ranked: dict[str, list[str]] = {}
+        scores: dict[str, dict[str, float]] = {}
         for arm, hits in {**offered, Arm.GRAPH: seeds}.items():
             if arm in arms and arm in request.arms:
                 ids = arms[arm].rank(hits, found)
                 if ids:
                     ranked[arm.value] = ids
+                arm_scores = arms[arm].scores
+                if ids and arm_scores is not None:
+                    by_seq = {found[seq].id: arm_scores[seq] for seq in hits if seq in found}
+                    scores[arm.value] = by_seq
         for each in arms.values():
             timings.update(each.timings_ms)
         blocked = sum(len({seq for seq in seqs if seq not in found}) for seqs in offered.values())
-        return _Gathered({c.id: c for c in found.values()}, ranked, blocked, timings)
+        return _Gathered({c.id: c for c in found.values()}, ranked, scores, blocked, timings)
 
     def _fetch_beliefs(self, request: RecallQuery) -> Fetch[BeliefCandidate]:
         return lambda seqs, seeds: store.belief_candidates(
@@ -256,7 +263,7 @@ class RecallEngine:
         started = time.perf_counter()
         gathered = self._gather("belief", request, self._fetch_beliefs(request))
         candidates = gathered.candidates
-        fused, arm_ranks = reciprocal_rank_fusion(gathered.ranked)
+        fused, arm_ranks = fuse(gathered.ranked, gathered.scores)
         anchors = self._anchors([candidates[i] for i in fused], request.project)
         newest = (
             store.newest_seq(self.db, self.principal, request.as_of)
@@ -266,7 +273,7 @@ class RecallEngine:
         weighed = [
             Weighed(
                 id=belief_id,
-                rrf=rrf,
+                relevance=relevance,
                 confidence=candidates[belief_id].confidence,
                 state=candidates[belief_id].state,
                 anchor_weight=anchors[belief_id].anchor_weight,
@@ -274,7 +281,7 @@ class RecallEngine:
                 decay=decay_weight(request.decay, newest - candidates[belief_id].cited_seq),
                 disputed=candidates[belief_id].disputed,
             )
-            for belief_id, rrf in fused.items()
+            for belief_id, relevance in fused.items()
         ]
         chosen = rank(weighed)[: request.k]
         items = [
@@ -309,7 +316,7 @@ class RecallEngine:
         started = time.perf_counter()
         gathered = self._gather("episode", request, self._fetch_episodes(request))
         episodes = gathered.candidates
-        fused, arm_ranks = reciprocal_rank_fusion(gathered.ranked)
+        fused, arm_ranks = fuse(gathered.ranked, gathered.scores)
         items = [
             EpisodeHit(
                 id=episode_id,

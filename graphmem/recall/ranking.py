@@ -1,12 +1,12 @@
 """Read-time ranking (design §5.4): weights reorder, never store, never hide (rule 2).
 
-score = rrf * confidence * state_w * anchor_weight * scope_w * decay (* 0.5 when
-disputed by an unspecified correction), with a total order by (score desc, id asc).
+score = relevance * confidence * state_w * anchor_weight * scope_w * decay (* 0.5 when
+disputed by an unspecified correction), with a total order by (score desc, id asc);
+relevance is the fused score of :mod:`~graphmem.recall.fusion`.
 
-There is no relevance floor on the rrf term: each arm cuts its own weak matches (the
-lexical arm needs a matching word, the semantic arm a cosine of 0.2) and offers at
-most 12, so every fused candidate has rrf ≥ 1/72. A floor would only bite above that,
-where it would drop what a single arm alone found.
+There is no relevance floor: each arm cuts its own weak matches (the lexical arm needs
+a matching word, the semantic arm a cosine of 0.2) and offers at most 50. A floor would
+drop what a single arm alone found.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ class Weighed:
     """One candidate's read-time factors."""
 
     id: str
-    rrf: float
+    relevance: float
+    """The fused score of the arms."""
     confidence: float
     state: BeliefState
     anchor_weight: float
@@ -80,7 +81,7 @@ class Weighed:
     def score(self) -> float:
         """The product of the factors."""
         return (
-            self.rrf
+            self.relevance
             * self.confidence
             * STATE_WEIGHT[self.state]
             * self.anchor_weight

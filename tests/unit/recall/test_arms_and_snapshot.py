@@ -15,7 +15,7 @@ from graphmem.models import (
     RecallItem,
     Scope,
 )
-from graphmem.recall.arms import FUSION_DEPTH, GRAPH_SEEDS, GraphArm, LexicalArm, reached_from
+from graphmem.recall.arms import GRAPH_SEEDS, GraphArm, LexicalArm, reached_from
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.snapshot import CHARS_PER_TOKEN, Weighted, choose, within_tokens
 from graphmem.store.recall import BeliefCandidate, Reach
@@ -64,14 +64,13 @@ def test_graph_rank_is_nearest_first_then_seed_rank_then_id() -> None:
     assert GraphArm().rank([10, 20], found) == ["b003", "b002", "b001"]
 
 
-def test_hit_arms_keep_only_survivors_in_order_up_to_the_fusion_depth() -> None:
+def test_hit_arms_keep_every_survivor_in_order() -> None:
     found = {seq: _belief(seq) for seq in range(0, 40, 2)}
     view = LexicalView(lambda since, types, limit: [], "p", "belief")
     with ThreadPoolExecutor(max_workers=1) as executor:
         arm = LexicalArm(view, "q", executor)
         ranked = arm.rank(list(range(40, 0, -1)), found)
-    assert ranked[:3] == ["b038", "b036", "b034"]
-    assert len(ranked) == FUSION_DEPTH
+    assert ranked == [f"b{seq:03d}" for seq in range(38, 0, -2)]
 
 
 def test_snapshot_gives_about_two_thirds_to_durable_beliefs() -> None:

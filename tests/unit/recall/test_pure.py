@@ -14,7 +14,13 @@ from graphmem.models import (
     RecallItem,
     Scope,
 )
-from graphmem.recall.fusion import reciprocal_rank_fusion
+from graphmem.recall.fusion import (
+    ARM_WEIGHTS,
+    RANK_DAMPING,
+    SCORE_FLOORS,
+    fuse,
+    reciprocal_rank_fusion,
+)
 from graphmem.recall.ranking import (
     DECAY_HALF_LIFE,
     DECAY_HORIZON,
@@ -57,11 +63,29 @@ def test_query_terms_are_capped() -> None:
 
 
 def test_rrf_sums_reciprocal_ranks_from_one() -> None:
-    scores, ranks = reciprocal_rank_fusion({"lexical": ["a", "b", "a"], "semantic": ["b", "c"]})
+    scores = reciprocal_rank_fusion({"lexical": ["a", "b", "a"], "semantic": ["b", "c"]})
     assert scores["a"] == pytest.approx(1 / 61)
     assert scores["b"] == pytest.approx(1 / 62 + 1 / 61)
     assert scores["c"] == pytest.approx(1 / 62)
-    assert ranks == {"a": {"lexical": 1}, "b": {"lexical": 2, "semantic": 1}, "c": {"semantic": 2}}
+
+
+def test_fusion_weighs_scores_within_each_list_and_ranks_for_the_others() -> None:
+    ranked = {"lexical": ["a", "b", "a"], "semantic": ["b", "c"], "graph": ["c", "d"]}
+    scores = {"lexical": {"a": 8.0, "b": 2.0}, "semantic": {"b": 0.6, "c": 0.4}}
+    fused, ranks = fuse(ranked, scores)
+    lexical, semantic, graph = (ARM_WEIGHTS[arm] for arm in ("lexical", "semantic", "graph"))
+    floor = SCORE_FLOORS["semantic"]
+    assert fused["a"] == pytest.approx(lexical)  # the best hit of its list counts 1
+    assert fused["b"] == pytest.approx(lexical * 2 / 8 + semantic)
+    assert fused["c"] == pytest.approx(semantic * (0.4 - floor) / (0.6 - floor) + graph)
+    assert fused["d"] == pytest.approx(graph * (RANK_DAMPING + 1) / (RANK_DAMPING + 2))
+    assert ranks["b"] == {"lexical": 2, "semantic": 1}
+
+
+def test_fusion_of_one_arm_keeps_its_order() -> None:
+    ranked = {"lexical": ["x", "y", "z"]}
+    fused, _ = fuse(ranked, {"lexical": {"x": 3.0, "y": 2.0, "z": 1.0}})
+    assert sorted(fused, key=lambda i: -fused[i]) == ["x", "y", "z"]
 
 
 def test_scope_weights() -> None:
@@ -74,8 +98,8 @@ def test_scope_weights() -> None:
 
 
 def test_rank_orders_by_score_then_id_and_keeps_zero_confidence_last() -> None:
-    def weighed(i: str, rrf: float, confidence: float = 1.0, anchor: float = 1.0) -> Weighed:
-        return Weighed(i, rrf, confidence, BeliefState.ACTIVE, anchor, 1.0)
+    def weighed(i: str, relevance: float, confidence: float = 1.0, anchor: float = 1.0) -> Weighed:
+        return Weighed(i, relevance, confidence, BeliefState.ACTIVE, anchor, 1.0)
 
     ranked = rank(
         [
