@@ -846,7 +846,7 @@ class GraphMem:
         project: str | None = None,
         as_of: datetime | None = None,
         k: int = 10,
-        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH),
+        arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.TIME),
     ) -> EpisodeSearchResult:
         """Finds the episodes that answer ``query`` ("what happened"), best first.
 
@@ -855,7 +855,9 @@ class GraphMem:
             project: Only this project's episodes; None: all.
             as_of: Only episodes that had happened by then.
             k: At most this many (1 to 200).
-            arms: Which arms to use: lexical, semantic, graph (session adjacency).
+            arms: Which arms to use: lexical, semantic, graph (session adjacency,
+                shared entities), time (the episodes dated in the time the query
+                names, resolved against ``as_of`` or the newest episode).
 
         Raises:
             InvalidInput: A parameter breaks a rule.

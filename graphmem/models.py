@@ -504,6 +504,8 @@ class Arm(StrEnum):
     SEMANTIC = "semantic"
     GRAPH = "graph"
     STRUCTURED = "structured"
+    TIME = "time"
+    """Episodes only: BM25 among the episodes dated in the time the query names."""
 
 
 class Decay(StrEnum):
@@ -603,7 +605,7 @@ class RecallQuery(_Input):
     types: Annotated[list[BeliefType], Field(max_length=7)] | None = None
     as_of: AwareDatetime | None = None
     k: Annotated[int, Field(strict=True, ge=1, le=200)] = 10
-    arms: Annotated[list[Arm], Field(min_length=1, max_length=4)] = [Arm.LEXICAL, Arm.SEMANTIC]
+    arms: Annotated[list[Arm], Field(min_length=1, max_length=5)] = [Arm.LEXICAL, Arm.SEMANTIC]
     paths: Annotated[list[CodePath], Field(max_length=MAX_ITEMS)] | None = None
     """Structured arm: beliefs anchored in these files."""
     symbols: Annotated[list[CodePath], Field(max_length=MAX_ITEMS)] | None = None

@@ -31,7 +31,7 @@ from graphmem.client import GraphMem
 from graphmem.errors import InvalidInput
 
 ARM_SETS: dict[str, tuple[str, ...]] = {
-    "fused": ("lexical", "semantic", "graph"),
+    "fused": ("lexical", "semantic", "graph", "time"),
     "lexical": ("lexical",),
     "semantic": ("semantic",),
     "graph": ("graph",),

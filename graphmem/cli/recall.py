@@ -111,8 +111,8 @@ def register(app: typer.Typer) -> None:
         project: Annotated[str | None, typer.Option(help="Only this project.")] = None,
         k: KOption = 10,
         arms: Annotated[
-            str, typer.Option(help="Comma-separated arms: lexical,semantic,graph.")
-        ] = "lexical,semantic,graph",
+            str, typer.Option(help="Comma-separated arms: lexical,semantic,graph,time.")
+        ] = "lexical,semantic,graph,time",
         as_of: AsOfOption = None,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,

@@ -43,6 +43,7 @@ from graphmem.recall.arms import (
     RecallArm,
     SemanticArm,
     StructuredArm,
+    TimeArm,
 )
 from graphmem.recall.fusion import fuse
 from graphmem.recall.lexical import LexicalView
@@ -74,10 +75,13 @@ GRAPH_WIDTH = 2
 POLICY_VERSION = "recall-v1"
 AVAILABLE_ARMS = {
     "belief": frozenset({Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.STRUCTURED}),
-    "episode": frozenset({Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH}),
+    "episode": frozenset({Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.TIME}),
 }
-_OFFER_ORDER = (Arm.LEXICAL, Arm.STRUCTURED, Arm.SEMANTIC)
-"""The database arms answer while the semantic arm embeds in the background."""
+_OFFER_ORDER = (Arm.LEXICAL, Arm.TIME, Arm.STRUCTURED, Arm.SEMANTIC)
+"""The database arms answer while the semantic arm embeds in the background; the time
+arm reads the lexical view once the lexical arm has caught it up."""
+_SEEDING = (Arm.LEXICAL, Arm.STRUCTURED, Arm.SEMANTIC)
+"""The arms whose hits the graph arm may seed from."""
 
 Fetch = Callable[[list[int], list[int]], Mapping[int, C]]
 """Fetches the arms' hits and the graph arm's expansion from its seeds (creation seqs)
@@ -197,12 +201,14 @@ class RecallEngine:
         arms: dict[Arm, RecallArm] = {}
         if Arm.SEMANTIC in request.arms or seeding:  # first: it starts in the background
             arms[Arm.SEMANTIC] = SemanticArm(self.view(surface), request.query, self._arm_pool)
-        if Arm.LEXICAL in request.arms or seeding:
+        if Arm.LEXICAL in request.arms or seeding or Arm.TIME in request.arms:
             arms[Arm.LEXICAL] = LexicalArm(
                 self.lexical_view(surface), request.query, self._arm_pool
             )
         if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
             arms[Arm.STRUCTURED] = StructuredArm(self.db, self.principal, request)
+        if Arm.TIME in request.arms:
+            arms[Arm.TIME] = TimeArm(self.db, self.principal, self.lexical_view(surface), request)
         if seeding:
             arms[Arm.GRAPH] = GraphArm()
         return arms
@@ -211,7 +217,8 @@ class RecallEngine:
         """Runs the arms, applies the hard filters once and ranks each arm's list."""
         arms = self._arms(surface, request)
         offered = {arm: arms[arm].offer({}) for arm in _OFFER_ORDER if arm in arms}
-        seeds = arms[Arm.GRAPH].offer(offered) if Arm.GRAPH in arms else []
+        seeding = {arm: seqs for arm, seqs in offered.items() if arm in _SEEDING}
+        seeds = arms[Arm.GRAPH].offer(seeding) if Arm.GRAPH in arms else []
         started = time.perf_counter()
         found = fetch(sorted({seq for seqs in offered.values() for seq in seqs}), seeds)
         timings = {"candidates": (time.perf_counter() - started) * 1000}

@@ -17,9 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-ARM_WEIGHTS: dict[str, float] = {"lexical": 0.7, "semantic": 0.3, "graph": 0.4, "structured": 0.7}
+ARM_WEIGHTS: dict[str, float] = {
+    "lexical": 0.7,
+    "semantic": 0.3,
+    "graph": 0.4,
+    "structured": 0.7,
+    "time": 0.5,
+}
 """What an arm's best hit adds. Structured matches (an anchor, a file, a subject named
-exactly) weigh as much as the best lexical hit."""
+exactly) weigh as much as the best lexical hit. The time arm (BM25 among the episodes
+dated in the time a question names) adds 0.5: on LoCoMo's 334 questions that name a
+time, MRR 0.519 | 0.436 -> 0.582 | 0.506 on the two halves, R@10 unchanged (0.851 |
+0.722), and no change where no time is named."""
 SCORE_FLOORS: dict[str, float] = {"semantic": 0.2}
 """The score that counts 0 (the semantic arm offers nothing below a cosine of 0.2)."""
 RANK_DAMPING = 20

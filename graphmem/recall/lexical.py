@@ -20,7 +20,7 @@ import json
 import os
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -287,12 +287,20 @@ class LexicalView:
             docs, tfs = np.concatenate((docs, pairs[:, 0])), np.concatenate((tfs, pairs[:, 1]))
         return docs, tfs
 
-    def search(self, query: str, limit: int) -> list[Scored]:
-        """The ``limit`` best documents for ``query`` by BM25, best first (ties by seq)."""
-        return self.search_terms(query_terms(query), limit)
+    def search(self, query: str, limit: int, within: Collection[int] | None = None) -> list[Scored]:
+        """The ``limit`` best documents for ``query`` by BM25, best first (ties by seq).
 
-    def search_terms(self, terms: Sequence[str], limit: int) -> list[Scored]:
-        """The ``limit`` best documents for analysed query ``terms``."""
+        Args:
+            query: The user's text.
+            limit: How many at most.
+            within: Only these creation seqs compete (the statistics stay the view's).
+        """
+        return self.search_terms(query_terms(query), limit, within)
+
+    def search_terms(
+        self, terms: Sequence[str], limit: int, within: Collection[int] | None = None
+    ) -> list[Scored]:
+        """The ``limit`` best documents for analysed query ``terms`` (see :meth:`search`)."""
         with self._lock:
             count = self.count
             if not count or limit <= 0:
@@ -317,6 +325,9 @@ class LexicalView:
             found, slot = np.unique(np.concatenate(docs_per_term), return_inverse=True)
             scores = np.bincount(slot, weights=np.concatenate(weights_per_term))
             seqs = all_seqs[found]
+        if within is not None:
+            kept = np.isin(seqs, np.fromiter(within, dtype=np.int64, count=len(within)))
+            scores, seqs = scores[kept], seqs[kept]
         if len(scores) > limit:  # keep every document tied with the last one kept
             floor = np.partition(scores, len(scores) - limit)[len(scores) - limit]
             kept = scores >= floor

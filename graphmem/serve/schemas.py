@@ -90,10 +90,11 @@ class SearchEpisodesArguments(_Arguments):
     as_of: AwareDatetime | None = None
     """Only episodes that had happened by then."""
     k: Limit = 10
-    arms: Annotated[list[Arm], Field(min_length=1, max_length=3)] = [
+    arms: Annotated[list[Arm], Field(min_length=1, max_length=4)] = [
         Arm.LEXICAL,
         Arm.SEMANTIC,
         Arm.GRAPH,
+        Arm.TIME,
     ]
 
 

@@ -20,7 +20,7 @@ from graphmem.models import (
     Portability,
     Scope,
 )
-from graphmem.store.database import Database, Record
+from graphmem.store.database import Database, Record, native
 
 
 @dataclass(frozen=True)
@@ -241,6 +241,33 @@ def episode_candidates(
             reached=_reached(record["reached"]),
         )
     return found
+
+
+def latest_episode_time(db: Database, principal: str, project: str | None) -> datetime | None:
+    """When the principal's newest episode (in ``project``, when given) happened."""
+    records = db.read("recall/latest_episode_time", principal=principal, project=project)
+    at = native(records[0]["at"]) if records else None
+    return at if isinstance(at, datetime) else None
+
+
+def episodes_between(
+    db: Database,
+    principal: str,
+    start: datetime,
+    end: datetime,
+    project: str | None,
+    limit: int,
+) -> list[int]:
+    """The creation seqs of the principal's episodes that happened in [start, end)."""
+    records = db.read(
+        "recall/episodes_between",
+        principal=principal,
+        project=project,
+        start=start,
+        end=end,
+        limit=limit,
+    )
+    return [int(record["seq"]) for record in records]
 
 
 def newest_seq(db: Database, principal: str, as_of: datetime | None) -> int:

@@ -376,3 +376,34 @@ def test_snapshot_puts_durable_beliefs_first_within_the_caps(memory: GraphMem) -
     assert len(interactive.items) == 32 and len(interactive.rendered) / 4 <= 1_500
     with pytest.raises(InvalidInput):
         memory.snapshot("b", "huge")
+
+
+def test_time_arm_ranks_the_episodes_of_the_named_time(memory: GraphMem) -> None:
+    def on(month: int) -> datetime:
+        return datetime(2023, month, 10, 15, 0, tzinfo=UTC)
+
+    ids = {
+        month: memory.remember(
+            {
+                "project": "trips",
+                "title": f"trip note {month}",
+                "text": "we went hiking in the mountains with the team",
+                "started_at": on(month),
+            }
+        )
+        for month in (3, 5, 8)
+    }
+    memory.remember(
+        {"project": "trips", "title": "latest", "text": "planning", "started_at": on(11)}
+    )
+    named = memory.search_episodes("hiking in May 2023", project="trips", arms=["time"])
+    assert [hit.id for hit in named.items] == [ids[5]]
+    # Relative to the newest episode (November 2023), never to the clock.
+    relative = memory.search_episodes("hiking last August", project="trips", arms=["time"])
+    assert [hit.id for hit in relative.items] == [ids[8]]
+    fused = memory.search_episodes("hiking in May 2023", project="trips")
+    assert fused.items[0].id == ids[5] and fused.items[0].arm_ranks.get("time") == 1
+    unnamed = memory.search_episodes("hiking in the mountains", project="trips", arms=["time"])
+    assert unnamed.items == []
+    with pytest.raises(InvalidInput, match="time"):
+        memory.recall("hiking in May 2023", project="trips", arms=["time"])
