@@ -55,7 +55,10 @@ _PACKAGE = re.compile(
 )
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w(])")
 _SNAKE = re.compile(r"(?<![\w.])_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*(?![\w.])")
-_CAMEL = re.compile(r"(?<![\w.])[A-Za-z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+(?![\w.])")
+_CAMEL = re.compile(r"(?<![\w.])[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*(?![\w.])")
+"""One lowercase run, then a capital and anything alphanumeric: no nested repetition
+(``(?:[A-Z][A-Za-z0-9]*)+`` matched the same names and backtracked exponentially on
+a long run of capitals followed by a dot)."""
 _TICKET = re.compile(r"(?<![\w.-])[A-Z][A-Z0-9]+-\d+(?![\w-])")
 _CAPS = re.compile(r"(?<![\w.])[A-Z][A-Z0-9]{2,}(?![\w.])")
 _CODE_PATTERNS = (

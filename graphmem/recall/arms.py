@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
 
 from graphmem.anchors.languages import language_for_path
-from graphmem.models import MAX_BATCH_ROWS, Arm, RecallQuery
+from graphmem.models import Arm, RecallQuery
 from graphmem.recall.fusion import reciprocal_rank_fusion
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.when import time_window
@@ -43,14 +43,15 @@ TIME_MARGIN = timedelta(days=3)
 a gold turn 80% of the time, within 3 days 94%)."""
 _ANY_REFERENCE = datetime(2100, 1, 1, tzinfo=UTC)
 """Resolving against a far reference first tells whether the query names a time at
-all, before the real reference is read from the store."""
+all, before the real reference is looked up."""
 GRAPH_SEEDS = 5
 """The best fused lexical/semantic candidates the graph arm expands from."""
-ENTITY_REACH = EntityReach(hops=2, per_seed=12, max_mentions=100, max_share=0.05)
+ENTITY_REACH = EntityReach(hops=2, per_seed=12, max_mentions=100, max_share=0.05, min_mentions=5)
 """The graph arm's walk through shared entities: a node that shares a name with a seed
 counts as 2 hops away (after a session's next turns, before the turns two away,
 rarest shared names first); a name more than 5% of the principal's nodes (or more
-than 100) mention says little about either and is skipped."""
+than 100) mention says little about either and is skipped, unless at most 5 do (so
+the walk works in small stores too)."""
 SEMANTIC_MIN_SIMILARITY = 0.2
 """Below this cosine a neighbour is unrelated: the semantic arm does not offer it."""
 
@@ -152,18 +153,16 @@ class TimeArm:
     "What did we decide in May 2023?", "the deploy two weeks ago": the window comes
     from :func:`~graphmem.recall.when.time_window`, resolved against the query's
     ``as_of`` or else when the principal's newest episode happened (the store, never
-    the clock), widened by ``TIME_MARGIN`` on each side (an episode is dated when it
-    was recorded, often a little after what it tells of). A query that names no time
-    offers nothing, and costs no database read.
+    the clock: without ``as_of``, "last week" is the week before the latest memory),
+    widened by ``TIME_MARGIN`` on each side (an episode is dated when it was recorded,
+    often a little after what it tells of). The lexical view holds each episode's
+    date, so this arm reads nothing from the database; a query that names no time
+    offers nothing.
     """
 
     arm = Arm.TIME
 
-    def __init__(
-        self, db: Database, principal: str, view: LexicalView, request: RecallQuery
-    ) -> None:
-        self._db = db
-        self._principal = principal
+    def __init__(self, view: LexicalView, request: RecallQuery) -> None:
         self._view = view
         self._request = request
         self.timings_ms: dict[str, float] = {}
@@ -177,21 +176,12 @@ class TimeArm:
         request = self._request
         if time_window(request.query, _ANY_REFERENCE) is None:
             return []
-        reference = request.as_of or store.latest_episode_time(
-            self._db, self._principal, request.project
-        )
+        reference = request.as_of or self._view.latest_time()
         window = time_window(request.query, reference) if reference else None
         if window is None:
             return []
-        dated = store.episodes_between(
-            self._db,
-            self._principal,
-            window.start - TIME_MARGIN,
-            window.end + TIME_MARGIN,
-            request.project,
-            MAX_BATCH_ROWS,
-        )
-        hits = self._view.search(request.query, ARM_FETCH, within=dated)
+        between = (window.start - TIME_MARGIN, window.end + TIME_MARGIN)
+        hits = self._view.search(request.query, ARM_FETCH, between=between)
         self.scores = {hit.seq: hit.score for hit in hits}
         return [hit.seq for hit in hits]
 

@@ -208,7 +208,7 @@ class RecallEngine:
         if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
             arms[Arm.STRUCTURED] = StructuredArm(self.db, self.principal, request)
         if Arm.TIME in request.arms:
-            arms[Arm.TIME] = TimeArm(self.db, self.principal, self.lexical_view(surface), request)
+            arms[Arm.TIME] = TimeArm(self.lexical_view(surface), request)
         if seeding:
             arms[Arm.GRAPH] = GraphArm()
         return arms

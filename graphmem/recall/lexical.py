@@ -7,22 +7,29 @@ the semantic view (created nodes add their text, deletions remove it) and kept b
 it under the views directory. Document frequencies, lengths and the document count
 are the principal's own: another principal's writes cannot change a single score.
 
-The index is a compressed base (CSR: term → document positions and term frequencies)
-plus the postings added since it was last merged. A deletion (``forget``) merges and
-compacts at once, so a forgotten text's words leave memory and disk together.
-Superseded or retired nodes stay; the hard filters in Cypher decide what is returned.
+The index is a compressed base (CSR: term -> document positions and term frequencies)
+plus the postings added since it was last merged. Only the base is saved, in one file
+that also holds its watermark; on load the events after it are replayed into the
+pending part. So a write followed by a query costs no file write; a merge (once the
+pending part outgrows an eighth of the base) saves. A deletion (``forget``) merges,
+compacts and saves at once, so a forgotten text's words leave memory and disk
+together. Superseded or retired nodes stay; the hard filters in Cypher decide what is
+returned. Each document also keeps when it happened (episodes), for the time arm.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
+import tempfile
 import threading
+import zipfile
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +57,7 @@ _MERGE_MIN = 4_096
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+_FILE_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,30 @@ class Scored:
 
     seq: int
     score: float
+
+
+D = TypeVar("D", np.int64, np.float64)
+
+
+class _Column(Generic[D]):
+    """A growable numpy column: appends are amortised O(1), reads are views."""
+
+    def __init__(self, dtype: type[D]) -> None:
+        self._data: npt.NDArray[D] = np.zeros(64, dtype=dtype)
+        self.size = 0
+
+    def append(self, value: float) -> None:
+        if self.size == len(self._data):
+            self._data = np.concatenate((self._data, np.zeros_like(self._data)))
+        self._data[self.size] = value
+        self.size += 1
+
+    def values(self) -> npt.NDArray[D]:
+        return self._data[: self.size]
+
+    def replace(self, values: npt.NDArray[D]) -> None:
+        self._data = np.concatenate((values, np.zeros(64, dtype=self._data.dtype)))
+        self.size = len(values)
 
 
 class LexicalView:
@@ -76,7 +108,10 @@ class LexicalView:
         if directory is not None:
             stem = views_directory(directory, principal) / f"{surface}-lexical"
             self._files = (stem.with_suffix(".npz"), stem.with_suffix(".json"))
-            self._load()
+            try:
+                self._load()
+            except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile):
+                self._clear()  # a damaged file: the view is derived, rebuild it from the log
 
     # --- state ------------------------------------------------------------------
 
@@ -89,29 +124,30 @@ class LexicalView:
         self._docs: Ints = np.zeros(0, dtype=np.int64)
         self._tfs: Ints = np.zeros(0, dtype=np.int64)
         self._pending: dict[int, list[int]] = {}
-        """Postings since the last merge: term id → [doc, tf, doc, tf, ...]."""
+        """Postings since the last merge: term id -> [doc, tf, doc, tf, ...]."""
         self._pending_count = 0
-        self._doc_seqs: list[int] = []
-        self._doc_lengths: list[int] = []
+        self._seqs = _Column(np.int64)
+        self._lengths = _Column(np.float64)
+        self._times = _Column(np.float64)
+        """When each document happened (POSIX seconds; NaN when unknown)."""
         self._doc_of_seq: dict[int, int] = {}
         self._total_length = 0
-        self._arrays: tuple[Ints, Floats] | None = None
 
     @property
     def count(self) -> int:
         """How many documents the view holds."""
-        return len(self._doc_seqs)
+        return self._seqs.size
 
-    def _add(self, seq: int, text: str) -> None:
+    def _add(self, seq: int, text: str, happened_at: datetime | None) -> None:
         if seq in self._doc_of_seq:
             return  # a replayed event: already here
-        doc = len(self._doc_seqs)
+        doc = self.count
         terms = document_terms(text)
-        self._doc_seqs.append(seq)
-        self._doc_lengths.append(len(terms))
+        self._seqs.append(seq)
+        self._lengths.append(len(terms))
+        self._times.append(happened_at.timestamp() if happened_at else np.nan)
         self._doc_of_seq[seq] = doc
         self._total_length += len(terms)
-        self._arrays = None
         for term, tf in Counter(terms).items():
             term_id = self._term_id.get(term)
             if term_id is None:
@@ -135,19 +171,19 @@ class LexicalView:
     def _merge(self, removed: set[int] | None = None) -> None:
         """Folds pending postings into the base; drops ``removed`` documents' postings."""
         terms, docs, tfs = self._triples()
-        if removed:
-            gone = np.zeros(len(self._doc_seqs), dtype=bool)
-            gone[[self._doc_of_seq[seq] for seq in removed if seq in self._doc_of_seq]] = True
+        gone_docs = [self._doc_of_seq[seq] for seq in removed or () if seq in self._doc_of_seq]
+        if gone_docs:
+            gone = np.zeros(self.count, dtype=bool)
+            gone[gone_docs] = True
             keep = ~gone[docs]
             terms, docs, tfs = terms[keep], docs[keep], tfs[keep]
-            renumbered = np.cumsum(~gone) - 1
-            docs = renumbered[docs]
-            lengths = [n for n, out in zip(self._doc_lengths, gone, strict=True) if not out]
-            self._doc_seqs = [s for s, out in zip(self._doc_seqs, gone, strict=True) if not out]
-            self._doc_lengths = lengths
-            self._doc_of_seq = {seq: doc for doc, seq in enumerate(self._doc_seqs)}
-            self._total_length = sum(lengths)
-            self._arrays = None
+            docs = (np.cumsum(~gone) - 1)[docs]
+            self._seqs.replace(self._seqs.values()[~gone])
+            self._lengths.replace(self._lengths.values()[~gone])
+            self._times.replace(self._times.values()[~gone])
+            seqs = self._seqs.values().tolist()
+            self._doc_of_seq = {seq: doc for doc, seq in enumerate(seqs)}
+            self._total_length = int(self._lengths.values().sum())
             used = np.unique(terms)  # words only a removed document held are forgotten
             self._terms = [self._terms[t] for t in used.tolist()]
             self._term_id = {term: index for index, term in enumerate(self._terms)}
@@ -162,65 +198,90 @@ class LexicalView:
 
     # --- persistence ------------------------------------------------------------
 
-    def _load(self) -> None:
-        assert self._files is not None
-        index_file, meta_file = self._files
-        if not (index_file.is_file() and meta_file.is_file()):
-            return
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-        if (
-            meta.get("principal_sha256") != principal_digest(self.principal)
-            or meta.get("analysis") != ANALYSIS_VERSION
-        ):
-            return  # another principal's digest prefix or analysis: rebuild from the graph
-        with np.load(index_file, allow_pickle=False) as stored:
-            vocabulary = bytes(stored["terms"]).decode("utf-8")
-            self._terms = vocabulary.split("\n") if vocabulary else []
-            self._offsets = stored["offsets"].astype(np.int64)
-            self._docs = stored["docs"].astype(np.int64)
-            self._tfs = stored["tfs"].astype(np.int64)
-            self._doc_seqs = stored["doc_seqs"].tolist()
-            self._doc_lengths = stored["doc_lengths"].tolist()
-        self._term_id = {term: index for index, term in enumerate(self._terms)}
-        self._doc_of_seq = {seq: doc for doc, seq in enumerate(self._doc_seqs)}
-        self._total_length = sum(self._doc_lengths)
-        self._arrays = None
-        self.watermark = int(meta["watermark"])
-        meta_file.touch()  # used now: the cache budget evicts least recently used views
-
-    def _save(self) -> None:
-        if self._files is None:
-            return
-        assert self._directory is not None
-        index_file, meta_file = self._files
-        if self._pending:
-            self._merge()  # the file holds the base only
-        make_private_dir(self._directory)
-        make_private_dir(index_file.parent)
-        buffer = io.BytesIO()
-        np.savez(
-            buffer,
-            terms=np.frombuffer("\n".join(self._terms).encode("utf-8"), dtype=np.uint8),
-            offsets=self._offsets,
-            docs=self._docs.astype(np.int32),
-            tfs=self._tfs.astype(np.int32),
-            doc_seqs=np.array(self._doc_seqs, dtype=np.int64),
-            doc_lengths=np.array(self._doc_lengths, dtype=np.int32),
-        )
-        temporary = index_file.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_bytes(buffer.getvalue())
-        temporary.chmod(PRIVATE_FILE_MODE)
-        temporary.replace(index_file)
-        meta = {
+    def _meta(self) -> dict[str, str | int]:
+        return {
+            "format": _FILE_FORMAT,
             "principal_sha256": principal_digest(self.principal),
             "surface": self.surface,
             "analysis": ANALYSIS_VERSION,
             "watermark": self.watermark,
             "count": self.count,
         }
-        temporary = meta_file.with_suffix(f".{os.getpid()}.tmp")
-        write_private_text(temporary, json.dumps(meta) + "\n")
-        temporary.replace(meta_file)
+
+    def _load(self) -> None:
+        """Reads the saved base; the events after its watermark are replayed by sync."""
+        assert self._files is not None
+        index_file, meta_file = self._files
+        if not index_file.is_file():
+            return
+        with np.load(index_file, allow_pickle=False) as stored:
+            meta = json.loads(bytes(stored["meta"]).decode("utf-8"))
+            expected = self._meta()
+            if any(
+                meta.get(key) != expected[key] for key in ("format", "principal_sha256", "analysis")
+            ):
+                return  # an older format, analysis or another principal: rebuild from the log
+            vocabulary = bytes(stored["terms"]).decode("utf-8")
+            terms = vocabulary.split("\n") if vocabulary else []
+            offsets = stored["offsets"].astype(np.int64)
+            docs = stored["docs"].astype(np.int64)
+            tfs = stored["tfs"].astype(np.int64)
+            seqs = stored["doc_seqs"].astype(np.int64)
+            lengths = stored["doc_lengths"].astype(np.float64)
+            times = stored["doc_times"].astype(np.float64)
+        count = int(meta["count"])
+        consistent = (
+            len(offsets) == len(terms) + 1
+            and int(offsets[-1]) == len(docs) == len(tfs)
+            and len(seqs) == len(lengths) == len(times) == count
+            and (not len(docs) or int(docs.max()) < count)
+        )
+        if not consistent:
+            return
+        self._terms, self._offsets, self._docs, self._tfs = terms, offsets, docs, tfs
+        self._term_id = {term: index for index, term in enumerate(terms)}
+        self._seqs.replace(seqs)
+        self._lengths.replace(lengths)
+        self._times.replace(times)
+        self._doc_of_seq = {seq: doc for doc, seq in enumerate(seqs.tolist())}
+        self._total_length = int(lengths.sum())
+        self.watermark = int(meta["watermark"])
+        if meta_file.is_file():
+            meta_file.touch()  # used now: the cache budget evicts least recently used views
+
+    def _save(self) -> None:
+        """Writes the (just merged) base and its watermark in one atomic rename."""
+        if self._files is None:
+            return
+        assert self._directory is not None and not self._pending
+        index_file, meta_file = self._files
+        make_private_dir(self._directory)
+        make_private_dir(index_file.parent)
+        meta = json.dumps(self._meta())
+        handle, name = tempfile.mkstemp(dir=index_file.parent, suffix=".tmp")
+        temporary = Path(name)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                np.savez(
+                    out,
+                    meta=np.frombuffer(meta.encode("utf-8"), dtype=np.uint8),
+                    terms=np.frombuffer("\n".join(self._terms).encode("utf-8"), dtype=np.uint8),
+                    offsets=self._offsets,
+                    docs=self._docs.astype(np.int32),
+                    tfs=self._tfs.astype(np.int32),
+                    doc_seqs=self._seqs.values(),
+                    doc_lengths=self._lengths.values().astype(np.int32),
+                    doc_times=self._times.values(),
+                )
+            temporary.chmod(PRIVATE_FILE_MODE)
+            temporary.replace(index_file)
+        finally:
+            temporary.unlink(missing_ok=True)
+        # The meta file is for the cache tier (size and recency); the data file decides.
+        handle, name = tempfile.mkstemp(dir=meta_file.parent, suffix=".tmp")
+        os.close(handle)
+        write_private_text(Path(name), meta + "\n")
+        Path(name).replace(meta_file)
         sweep(self._directory, cache_budget())
 
     # --- catching up --------------------------------------------------------------
@@ -234,26 +295,28 @@ class LexicalView:
         applied = 0
         created = created_event(self.surface)
         types = [created, *removed_events(self.surface)]
-        removed: set[int] = set()
         while True:
             events = self._feed(self.watermark, types, SYNC_BATCH)
             if not events:
                 break
+            removed: set[int] = set()
             for event in events:
                 if not event.node_seq:
                     continue
                 if event.type == created:
                     removed.discard(event.node_seq)
-                    self._add(event.node_seq, event.lexical_text)
+                    self._add(event.node_seq, event.lexical_text, event.happened_at)
                 else:
                     removed.add(event.node_seq)
-            self.watermark = events[-1].seq
+            if removed:  # before the watermark passes the deletion: never lost
+                self._merge(removed)
+                self.watermark = events[-1].seq
+                self._save()
+            else:
+                self.watermark = events[-1].seq
             applied += len(events)
-        if removed:
-            self._merge(removed)
-        elif self._pending_count > max(_MERGE_MIN, len(self._docs) // MERGE_SHARE):
+        if self._pending_count > max(_MERGE_MIN, len(self._docs) // MERGE_SHARE):
             self._merge()
-        if applied:
             self._save()
         return applied
 
@@ -261,18 +324,19 @@ class LexicalView:
         """Forgets the view and rebuilds it from the graph; returns the events applied."""
         with self._lock:
             self._clear()
-            return self._sync()
+            applied = self._sync()
+            self._merge()
+            self._save()
+            return applied
 
     # --- searching ----------------------------------------------------------------
 
-    def _doc_arrays(self) -> tuple[Ints, Floats]:
-        """(creation seqs, lengths) of the documents, by position."""
-        if self._arrays is None:
-            self._arrays = (
-                np.array(self._doc_seqs, dtype=np.int64),
-                np.array(self._doc_lengths, dtype=np.float64),
-            )
-        return self._arrays
+    def latest_time(self) -> datetime | None:
+        """When the newest document happened (episodes), None when none is dated."""
+        with self._lock:
+            times = self._times.values()
+            known = times[~np.isnan(times)]
+            return datetime.fromtimestamp(float(known.max()), UTC) if len(known) else None
 
     def _postings(self, term_id: int) -> tuple[Ints, Ints]:
         start, end = (
@@ -287,26 +351,35 @@ class LexicalView:
             docs, tfs = np.concatenate((docs, pairs[:, 0])), np.concatenate((tfs, pairs[:, 1]))
         return docs, tfs
 
-    def search(self, query: str, limit: int, within: Collection[int] | None = None) -> list[Scored]:
-        """The ``limit`` best documents for ``query`` by BM25, best first (ties by seq).
+    def search(
+        self, query: str, limit: int, between: tuple[datetime, datetime] | None = None
+    ) -> list[Scored]:
+        """The ``limit`` best documents for ``query`` by BM25, best first.
+
+        Ties go to the newer document (higher seq): of identical texts, a superseded
+        copy never crowds out its successor.
 
         Args:
             query: The user's text.
             limit: How many at most.
-            within: Only these creation seqs compete (the statistics stay the view's).
+            between: Only documents that happened in [start, end) compete (the
+                statistics stay the whole view's).
         """
-        return self.search_terms(query_terms(query), limit, within)
+        return self.search_terms(query_terms(query), limit, between)
 
     def search_terms(
-        self, terms: Sequence[str], limit: int, within: Collection[int] | None = None
+        self,
+        terms: Sequence[str],
+        limit: int,
+        between: tuple[datetime, datetime] | None = None,
     ) -> list[Scored]:
         """The ``limit`` best documents for analysed query ``terms`` (see :meth:`search`)."""
         with self._lock:
             count = self.count
             if not count or limit <= 0:
                 return []
-            all_seqs, lengths = self._doc_arrays()
-            norm = K1 * (1 - B + B * lengths / (self._total_length / count))
+            lengths = self._lengths.values()
+            average = max(self._total_length / count, 1e-9)
             docs_per_term: list[Ints] = []
             weights_per_term: list[Floats] = []
             for term in dict.fromkeys(terms):
@@ -318,19 +391,22 @@ class LexicalView:
                     continue
                 idf = np.log(1 + (count - len(docs) + 0.5) / (len(docs) + 0.5))
                 tf = tfs.astype(np.float64)
+                norm = K1 * (1 - B + B * lengths[docs] / average)
                 docs_per_term.append(docs)
-                weights_per_term.append(idf * tf * (K1 + 1) / (tf + norm[docs]))
+                weights_per_term.append(idf * tf * (K1 + 1) / (tf + norm))
             if not docs_per_term:
                 return []
             found, slot = np.unique(np.concatenate(docs_per_term), return_inverse=True)
             scores = np.bincount(slot, weights=np.concatenate(weights_per_term))
-            seqs = all_seqs[found]
-        if within is not None:
-            kept = np.isin(seqs, np.fromiter(within, dtype=np.int64, count=len(within)))
-            scores, seqs = scores[kept], seqs[kept]
+            if between is not None:
+                times = self._times.values()[found]
+                start, end = between[0].timestamp(), between[1].timestamp()
+                inside = (times >= start) & (times < end)
+                found, scores = found[inside], scores[inside]
+            seqs = self._seqs.values()[found]
         if len(scores) > limit:  # keep every document tied with the last one kept
             floor = np.partition(scores, len(scores) - limit)[len(scores) - limit]
             kept = scores >= floor
             scores, seqs = scores[kept], seqs[kept]
-        order = np.lexsort((seqs, -scores))[:limit]
+        order = np.lexsort((-seqs, -scores))[:limit]
         return [Scored(int(seqs[i]), float(scores[i])) for i in order]

@@ -9,7 +9,6 @@ no syntax of any kind into it.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import Stemmer
 
@@ -39,9 +38,9 @@ _POSSESSIVE = re.compile("(\\w)['\u2019]s\\b", re.UNICODE)
 _STEMMER = Stemmer.Stemmer("english")
 
 
-@lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
-    return str(_STEMMER.stemWord(word))
+def _stems(words: list[str]) -> list[str]:
+    """Stems, uncached: a cache would keep a forgotten text's words in memory."""
+    return [str(stem) for stem in _STEMMER.stemWords(words)]
 
 
 def _words(text: str) -> list[str]:
@@ -50,7 +49,7 @@ def _words(text: str) -> list[str]:
 
 def document_terms(text: str) -> list[str]:
     """Every word of stored ``text``, analysed, in order (repeats kept: they are tf)."""
-    return [_stem(word) for word in _words(text)]
+    return _stems(_words(text))
 
 
 def query_terms(text: str) -> list[str]:
@@ -61,4 +60,4 @@ def query_terms(text: str) -> list[str]:
     """
     words = _words(text)
     content = [word for word in words if word not in QUERY_STOPWORDS] or words
-    return list(dict.fromkeys(_stem(word) for word in content))[:MAX_QUERY_TERMS]
+    return list(dict.fromkeys(_stems(content)))[:MAX_QUERY_TERMS]

@@ -2,7 +2,8 @@
 
 ``time_window(text, reference)`` finds the first time expression in ``text`` and
 resolves it against ``reference`` (when the question is asked: the query's ``as_of``,
-else now; the caller passes it, nothing here reads the clock). Windows are calendar
+else when the newest episode happened; the caller passes it, nothing here reads the
+clock). Windows are calendar
 spans in UTC, ``start`` inclusive and ``end`` exclusive. English only, case-insensitive.
 
 Rules, tried in this order (the first rule that matches wins; within a rule, the

@@ -24,11 +24,17 @@ class ViewEvent:
     """What to embed for a created node (empty for a deletion)."""
     subject: str = ""
     """A created belief's subject (empty otherwise): searchable, not embedded."""
+    happened_at: datetime | None = None
+    """When a created episode happened (started, else recorded); None otherwise."""
 
     @property
     def lexical_text(self) -> str:
         """What the lexical view indexes: the text, and a belief's subject."""
         return f"{self.text}\n{self.subject}" if self.subject else self.text
+
+
+def _aware(value: Value) -> datetime | None:
+    return value if isinstance(value, datetime) else None
 
 
 def view_events(
@@ -45,6 +51,7 @@ def view_events(
             node_seq=int(record["node_seq"]) if record["node_seq"] is not None else None,
             text=record["text"] or "",
             subject=record["subject"] or "",
+            happened_at=_aware(native(record["happened_at"])),
         )
         for record in records
     ]

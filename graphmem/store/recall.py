@@ -20,7 +20,7 @@ from graphmem.models import (
     Portability,
     Scope,
 )
-from graphmem.store.database import Database, Record, native
+from graphmem.store.database import Database, Record
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,8 @@ class EntityReach:
     """A name more nodes mention is skipped (it bounds the walk)."""
     max_share: float
     """A name more than this share of the principal's nodes mention is skipped."""
+    min_mentions: int
+    """A name this few nodes mention is never too common (small stores: 5% of 40 is 2)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,9 @@ class EpisodeCandidate:
 
 def _reached(rows: Iterable[Mapping[str, float]]) -> tuple[Reach, ...]:
     return tuple(
-        Reach(int(row["seed"]), int(row["hops"]), float(row.get("rarity") or 0.0)) for row in rows
+        # Rounded: a float sum's last digits may differ with Cypher's summation order.
+        Reach(int(row["seed"]), int(row["hops"]), round(float(row.get("rarity") or 0.0), 9))
+        for row in rows
     )
 
 
@@ -189,6 +193,7 @@ def belief_candidates(
         entity_hops=entities.hops,
         max_mentions=entities.max_mentions,
         max_share=entities.max_share,
+        min_mentions=entities.min_mentions,
         types=[t.value for t in types] if types else None,
         as_of=as_of,
         now=datetime.now(UTC),
@@ -224,6 +229,7 @@ def episode_candidates(
         per_seed=entities.per_seed,
         max_mentions=entities.max_mentions,
         max_share=entities.max_share,
+        min_mentions=entities.min_mentions,
         as_of=as_of,
         project=project,
     )
@@ -241,33 +247,6 @@ def episode_candidates(
             reached=_reached(record["reached"]),
         )
     return found
-
-
-def latest_episode_time(db: Database, principal: str, project: str | None) -> datetime | None:
-    """When the principal's newest episode (in ``project``, when given) happened."""
-    records = db.read("recall/latest_episode_time", principal=principal, project=project)
-    at = native(records[0]["at"]) if records else None
-    return at if isinstance(at, datetime) else None
-
-
-def episodes_between(
-    db: Database,
-    principal: str,
-    start: datetime,
-    end: datetime,
-    project: str | None,
-    limit: int,
-) -> list[int]:
-    """The creation seqs of the principal's episodes that happened in [start, end)."""
-    records = db.read(
-        "recall/episodes_between",
-        principal=principal,
-        project=project,
-        start=start,
-        end=end,
-        limit=limit,
-    )
-    return [int(record["seq"]) for record in records]
 
 
 def newest_seq(db: Database, principal: str, as_of: datetime | None) -> int:

@@ -38,7 +38,8 @@ CALL () {
     UNION
     MATCH (seed)-[:MENTIONS]->(entity:Entity)
     WITH entity, COUNT { (entity)<-[:MENTIONS]-() } AS mentions
-    WHERE 1 < mentions AND mentions <= $max_mentions AND mentions <= $max_share * beliefs
+    WHERE 1 < mentions AND mentions <= $max_mentions
+      AND (mentions <= $min_mentions OR mentions <= $max_share * beliefs)
     MATCH (entity)<-[:MENTIONS]-(other:Belief)
     RETURN other, $entity_hops AS hops, sum(1.0 / mentions) AS rarity
   }

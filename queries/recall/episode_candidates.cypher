@@ -33,7 +33,8 @@ CALL () {
   MATCH (seed:Episode {seq: seed_seq})-[:MENTIONS]->(entity:Entity)
   WHERE seed.principal = $principal
   WITH seed, entity, COUNT { (entity)<-[:MENTIONS]-() } AS mentions, episodes
-  WHERE 1 < mentions AND mentions <= $max_mentions AND mentions <= $max_share * episodes
+  WHERE 1 < mentions AND mentions <= $max_mentions
+    AND (mentions <= $min_mentions OR mentions <= $max_share * episodes)
   MATCH (entity)<-[:MENTIONS]-(other:Episode)
   WHERE other.principal = $principal AND other <> seed
   WITH seed, other, sum(1.0 / mentions) AS rarity

@@ -28,7 +28,7 @@ def test_tiny_budget_evicts_lru_keeps_newest_and_spares_memory(
         "GRAPHMEM_NEO4J_PASSWORD": neo4j_settings.password,
     }
     principals = [f"test-{new_id()}" for _ in range(3)]
-    for principal in principals:  # each saves two belief views; oldest first
+    for principal in principals:  # each saves a belief view; oldest first
         with GraphMem(
             principal,
             uri=neo4j_settings.uri,
@@ -42,7 +42,9 @@ def test_tiny_budget_evicts_lru_keeps_newest_and_spares_memory(
         (data_dir / "views").glob("*/*.json"),
         key=lambda path: (os.path.getmtime(path), f"{path.parent.name}/{path.stem}"),
     )
-    assert len(views) == 6  # a semantic (FAISS) and a lexical (BM25) view each
+    # One semantic (FAISS) view each: a lexical view this small is replayed from the log
+    # rather than saved (it saves once its postings are merged).
+    assert len(views) == 3
     runner = CliRunner()
     status = json.loads(runner.invoke(app, ["cache", "status", "--json"], env=env).stdout)
     assert [e["name"] for e in status["entries"]] == [
@@ -53,8 +55,8 @@ def test_tiny_budget_evicts_lru_keeps_newest_and_spares_memory(
     done = runner.invoke(app, ["cache", "sweep", "--budget-mb", "0", "--json"], env=env)
     report = json.loads(done.stdout)
 
-    assert report["evicted"] == [e["name"] for e in status["entries"][:5]]  # LRU first
-    assert report["kept"] == [status["entries"][5]["name"]]  # the newest stays
+    assert report["evicted"] == [e["name"] for e in status["entries"][:2]]  # LRU first
+    assert report["kept"] == [status["entries"][2]["name"]]  # the newest stays
     assert report["over_budget"] is True  # and alone it is still over a 0 MB budget
     assert [graph.count(p, "Belief") for p in principals] == before  # durable: untouched
     with GraphMem(

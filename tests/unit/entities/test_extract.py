@@ -112,3 +112,18 @@ def test_a_batch_names_each_entity_once_and_rows_point_into_it() -> None:
     names, positions = batched([[error, path], [], [error]])
     assert names == [path, error]
     assert positions == [[1, 0], [], [1]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "use my" + "HTTPSURLPARSERCONFIG" * 3 + "X." * 1,
+        "the id is ab" + "QWERTYUIOPASDFGHJKLZXCV" * 3 + ".",
+        "x_" * 2_000 + ".",
+        "a." * 3_000 + "(",
+    ],
+)
+def test_pathological_text_is_read_in_one_pass(text: str) -> None:
+    # A nested repetition once backtracked exponentially here (hours for 60 capitals),
+    # inside the write transaction: this returning at all is the check.
+    assert isinstance(extract(text), list)

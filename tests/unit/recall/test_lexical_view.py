@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,11 @@ class Log:
     def __init__(self) -> None:
         self.events: list[ViewEvent] = []
 
-    def create(self, node_seq: int, text: str, subject: str = "") -> None:
+    def create(
+        self, node_seq: int, text: str, subject: str = "", at: datetime | None = None
+    ) -> None:
         seq = len(self.events) + 1
-        self.events.append(ViewEvent(seq, "belief.created", node_seq, text, subject))
+        self.events.append(ViewEvent(seq, "belief.created", node_seq, text, subject, at))
 
     def delete(self, node_seq: int) -> None:
         self.events.append(ViewEvent(len(self.events) + 1, "belief.deleted", node_seq, ""))
@@ -55,14 +58,14 @@ def test_scores_are_textbook_bm25_over_the_views_own_documents() -> None:
         assert hit.score == pytest.approx(expected[hit.seq])
 
 
-def test_ties_are_broken_by_seq_and_the_limit_keeps_the_best() -> None:
+def test_ties_go_to_the_newer_document_and_the_limit_keeps_the_best() -> None:
     log = Log()
     for seq in (30, 20, 10):
         log.create(seq, "same words here")
     log.create(40, "words")
     view = _view(log)
-    assert [hit.seq for hit in view.search("words", 10)] == [40, 10, 20, 30]
-    assert [hit.seq for hit in view.search("same", 2)] == [10, 20]
+    assert [hit.seq for hit in view.search("words", 10)] == [40, 30, 20, 10]
+    assert [hit.seq for hit in view.search("same", 2)] == [30, 20]
 
 
 def test_subjects_are_searchable_and_stems_match() -> None:
@@ -81,7 +84,7 @@ def test_replayed_events_add_nothing_and_updates_arrive_in_later_syncs() -> None
     view.watermark = 0
     view.sync()  # every event again
     assert view.count == 2
-    assert [hit.seq for hit in view.search("beta", 5)] == [1, 2]
+    assert [hit.seq for hit in view.search("beta", 5)] == [2, 1]
 
 
 def test_a_deleted_document_leaves_no_posting_and_no_word(tmp_path: Path) -> None:
@@ -102,7 +105,12 @@ def test_a_saved_view_loads_to_the_same_answers(tmp_path: Path) -> None:
     for seq in range(1, 300):
         log.create(seq, f"note {seq} about module{seq % 7} and service{seq % 11}")
     first = _view(log, tmp_path)
+    first.rebuild()  # merges and saves (small views otherwise live in memory only)
+    log.create(1000, "a later note about module3")  # after the saved base: replayed
+    first.sync()
     again = LexicalView(log.feed, "principal", "belief", tmp_path)
+    assert again.watermark < first.watermark and again.count == first.count - 1
+    again.sync()
     assert again.watermark == first.watermark and again.count == first.count
     assert again.search("module3 service5", 20) == first.search("module3 service5", 20)
     other = LexicalView(log.feed, "someone else", "belief", tmp_path)
@@ -119,3 +127,54 @@ def test_pending_and_merged_postings_score_alike() -> None:
     merged = _view(log)
     merged._merge()
     assert pending.search("word2 shared", 30) == merged.search("word2 shared", 30)
+
+
+def test_a_deletion_survives_a_failed_catch_up(tmp_path: Path) -> None:
+    log = Log()
+    log.create(1, "the password is hunter2")
+    view = _view(log, tmp_path)
+    log.delete(1)
+    for seq in range(2, 2_500):  # the deletion and the next batch of events
+        log.create(seq, f"filler {seq}")
+    calls = 0
+
+    def flaky(since: int, types: Sequence[str], limit: int) -> list[ViewEvent]:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise ConnectionError("the database went away")
+        return log.feed(since, types, limit)
+
+    view._feed = flaky
+    with pytest.raises(ConnectionError):
+        view.sync()
+    view.sync()
+    assert view.search("hunter2", 5) == []
+    files = [path for path in tmp_path.rglob("*") if path.is_file()]
+    assert files and b"hunter2" not in b"".join(path.read_bytes() for path in files)
+
+
+def test_a_damaged_file_is_rebuilt_from_the_log(tmp_path: Path) -> None:
+    log = Log()
+    for seq in range(1, 2_000):
+        log.create(seq, f"word{seq % 13} and more words {seq}")
+    view = _view(log, tmp_path)
+    view.rebuild()
+    (data,) = tmp_path.rglob("*.npz")
+    data.write_bytes(data.read_bytes()[:100])
+    again = LexicalView(log.feed, "principal", "belief", tmp_path)
+    assert again.count == 0
+    again.sync()
+    assert again.search("word3", 10) == view.search("word3", 10)
+
+
+def test_search_between_keeps_the_dated_documents_only() -> None:
+    log = Log()
+    day = datetime(2023, 5, 8, 12, tzinfo=UTC)
+    log.create(1, "hiking trip", at=day)
+    log.create(2, "hiking trip", at=day + timedelta(days=40))
+    log.create(3, "hiking trip")  # undated: never inside a window
+    view = _view(log)
+    window = (day - timedelta(days=1), day + timedelta(days=1))
+    assert [hit.seq for hit in view.search("hiking", 5, between=window)] == [1]
+    assert view.latest_time() == day + timedelta(days=40)
