@@ -396,8 +396,13 @@ class LexicalView:
                 weights_per_term.append(idf * tf * (K1 + 1) / (tf + norm))
             if not docs_per_term:
                 return []
-            found, slot = np.unique(np.concatenate(docs_per_term), return_inverse=True)
-            scores = np.bincount(slot, weights=np.concatenate(weights_per_term))
+            totals = np.bincount(  # O(postings + documents): no sort of the postings
+                np.concatenate(docs_per_term),
+                weights=np.concatenate(weights_per_term),
+                minlength=count,
+            )
+            found = np.flatnonzero(totals)
+            scores = totals[found]
             if between is not None:
                 times = self._times.values()[found]
                 start, end = between[0].timestamp(), between[1].timestamp()
