@@ -128,7 +128,8 @@ def anchor_statuses(
         by_project.setdefault(project or belief.project, []).append(belief)
     statuses: dict[tuple[str, str], AnchorStatus] = {}
     for asked, group in by_project.items():
-        keys = sorted({b.anchor_key for b in group if b.anchor_key is not None})
+        # Only an anchor with a recorded hash is checked against the code graph.
+        keys = sorted({b.anchor_key for b in group if b.anchor_key and b.anchor_hash})
         found = resolve_anchors(db, principal, asked, [(key, split_key(key)[1]) for key in keys])
         states = {
             belief.id: classify(

@@ -30,7 +30,7 @@ from graphmem.store import recall as store
 from graphmem.store.database import Database
 from graphmem.store.recall import EntityReach, Reach
 from graphmem.vectors.protocol import Vectors
-from graphmem.vectors.views import SemanticView
+from graphmem.vectors.views import SemanticView, ViewFeed
 
 ARM_FETCH = 50
 """How many candidates each arm fetches before the hard filters."""
@@ -121,18 +121,21 @@ def _surviving(offered: Sequence[int], found: Mapping[int, Reachable]) -> list[s
 class LexicalArm:
     """BM25 over the principal's own lexical view of the surface.
 
-    Built, it starts catching the view up on ``executor`` (beside the semantic arm).
+    Built, it starts catching the view up on ``executor`` (beside the semantic arm),
+    from the events ``feed`` resolves to.
     """
 
     arm = Arm.LEXICAL
 
-    def __init__(self, view: LexicalView, query: str, executor: Executor) -> None:
+    def __init__(
+        self, view: LexicalView, query: str, executor: Executor, feed: Future[ViewFeed]
+    ) -> None:
         self._view = view
         self._query = query
         self.timings_ms: dict[str, float] = {}
         self.scores: dict[int, float] | None = {}
         self._synced: Future[int] = executor.submit(
-            _timed, self.timings_ms, "lexical_sync", view.sync
+            _timed, self.timings_ms, "lexical_sync", lambda: view.sync(feed.result())
         )
 
     def offer(self, offered: Offered) -> list[int]:
@@ -193,16 +196,21 @@ class TimeArm:
 class SemanticArm:
     """The FAISS view's nearest neighbours of the query's embedding, above a gate.
 
-    Built, it starts catching the view up and embedding the query on ``executor``.
+    Built, it starts catching the view up (from the events ``feed`` resolves to) and
+    embedding the query on ``executor``.
     """
 
     arm = Arm.SEMANTIC
 
-    def __init__(self, view: SemanticView, query: str, executor: Executor) -> None:
+    def __init__(
+        self, view: SemanticView, query: str, executor: Executor, feed: Future[ViewFeed]
+    ) -> None:
         self._view = view
         self.timings_ms: dict[str, float] = {}
         self.scores: dict[int, float] | None = {}
-        self._synced: Future[int] = executor.submit(_timed, self.timings_ms, "sync", view.sync)
+        self._synced: Future[int] = executor.submit(
+            _timed, self.timings_ms, "sync", lambda: view.sync(feed=feed.result())
+        )
         self._vector: Future[Vectors] = executor.submit(
             _timed, self.timings_ms, "embed", lambda: view.embedder.embed([query])
         )

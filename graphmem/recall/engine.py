@@ -13,7 +13,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -64,7 +64,14 @@ from graphmem.store.recall import BeliefCandidate, EpisodeCandidate
 from graphmem.store.traces import TraceRecord, TraceWriter
 from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.protocol import Embedder
-from graphmem.vectors.views import SemanticView, Surface
+from graphmem.vectors.views import (
+    SYNC_BATCH,
+    SemanticView,
+    Surface,
+    ViewFeed,
+    prefetched,
+    view_event_types,
+)
 
 C = TypeVar("C", bound=Reachable)
 
@@ -85,7 +92,9 @@ _SEEDING = (Arm.LEXICAL, Arm.STRUCTURED, Arm.SEMANTIC)
 
 Fetch = Callable[[list[int], list[int]], Mapping[int, C]]
 """Fetches the arms' hits and the graph arm's expansion from its seeds (creation seqs)
-through the hard filters: seq → candidate."""
+through the hard filters: seq → candidate. One recall fetches in up to three parts at
+once: the lexical hits (while the semantic arm still embeds the query), the other arms'
+hits, and what the seeds reach."""
 
 
 @dataclass(frozen=True)
@@ -198,13 +207,21 @@ class RecallEngine:
                 rule="available",
             )
         seeding = Arm.GRAPH in request.arms  # the graph arm expands from the others
+        semantic = Arm.SEMANTIC in request.arms or seeding
+        lexical = Arm.LEXICAL in request.arms or seeding or Arm.TIME in request.arms
         arms: dict[Arm, RecallArm] = {}
-        if Arm.SEMANTIC in request.arms or seeding:  # first: it starts in the background
-            arms[Arm.SEMANTIC] = SemanticArm(self.view(surface), request.query, self._arm_pool)
-        if Arm.LEXICAL in request.arms or seeding or Arm.TIME in request.arms:
-            arms[Arm.LEXICAL] = LexicalArm(
-                self.lexical_view(surface), request.query, self._arm_pool
-            )
+        if semantic or lexical:  # one read of the event log catches both views up
+            watermarks = [self.view(surface).watermark] if semantic else []
+            watermarks += [self.lexical_view(surface).watermark] if lexical else []
+            feed = self._arm_pool.submit(self._catch_up, surface, min(watermarks))
+            if semantic:  # first: it starts in the background
+                arms[Arm.SEMANTIC] = SemanticArm(
+                    self.view(surface), request.query, self._arm_pool, feed
+                )
+            if lexical:
+                arms[Arm.LEXICAL] = LexicalArm(
+                    self.lexical_view(surface), request.query, self._arm_pool, feed
+                )
         if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
             arms[Arm.STRUCTURED] = StructuredArm(self.db, self.principal, request)
         if Arm.TIME in request.arms:
@@ -213,14 +230,35 @@ class RecallEngine:
             arms[Arm.GRAPH] = GraphArm()
         return arms
 
+    def _catch_up(self, surface: Surface, since: int) -> ViewFeed:
+        """Reads the events after ``since`` once, for both views of the surface."""
+        types = view_event_types(surface)
+        read = partial(view_events, self.db, self.principal)
+        return prefetched(read(since, types, SYNC_BATCH), since, types, SYNC_BATCH, read)
+
     def _gather(self, surface: Surface, request: RecallQuery, fetch: Fetch[C]) -> _Gathered[C]:
         """Runs the arms, applies the hard filters once and ranks each arm's list."""
         arms = self._arms(surface, request)
-        offered = {arm: arms[arm].offer({}) for arm in _OFFER_ORDER if arm in arms}
+        offered: dict[Arm, list[int]] = {}
+        fetching: list[Future[Mapping[int, C]]] = []
+        for arm in _OFFER_ORDER:
+            if arm in arms:
+                offered[arm] = arms[arm].offer({})
+                if arm is Arm.LEXICAL and offered[arm]:  # while the semantic arm embeds
+                    fetching.append(self._arm_pool.submit(fetch, sorted(set(offered[arm])), []))
         seeding = {arm: seqs for arm, seqs in offered.items() if arm in _SEEDING}
         seeds = arms[Arm.GRAPH].offer(seeding) if Arm.GRAPH in arms else []
         started = time.perf_counter()
-        found = fetch(sorted({seq for seqs in offered.values() for seq in seqs}), seeds)
+        rest = {seq for seqs in offered.values() for seq in seqs} - set(
+            offered.get(Arm.LEXICAL, [])
+        )
+        if rest:
+            fetching.append(self._arm_pool.submit(fetch, sorted(rest), []))
+        reached = fetch([], seeds) if seeds else {}  # beside the other hits' fetch
+        found: dict[int, C] = {}
+        for part in fetching:
+            found.update(part.result())
+        found.update(reached)  # a hit the seeds reached too: with how they reached it
         timings = {"candidates": (time.perf_counter() - started) * 1000}
         ranked: dict[str, list[str]] = {}
         scores: dict[str, dict[str, float]] = {}

@@ -43,7 +43,7 @@ from graphmem.vectors.views import (
     ViewFeed,
     created_event,
     principal_digest,
-    removed_events,
+    view_event_types,
     views_directory,
 )
 
@@ -286,17 +286,22 @@ class LexicalView:
 
     # --- catching up --------------------------------------------------------------
 
-    def sync(self) -> int:
-        """Applies every event after the watermark; returns how many it applied."""
-        with self._lock:
-            return self._sync()
+    def sync(self, feed: ViewFeed | None = None) -> int:
+        """Applies every event after the watermark; returns how many it applied.
 
-    def _sync(self) -> int:
+        Args:
+            feed: Where to read the events this time (see
+                :func:`~graphmem.vectors.views.prefetched`); the view's own when None.
+        """
+        with self._lock:
+            return self._sync(feed or self._feed)
+
+    def _sync(self, feed: ViewFeed) -> int:
         applied = 0
         created = created_event(self.surface)
-        types = [created, *removed_events(self.surface)]
+        types = view_event_types(self.surface)
         while True:
-            events = self._feed(self.watermark, types, SYNC_BATCH)
+            events = feed(self.watermark, types, SYNC_BATCH)
             if not events:
                 break
             removed: set[int] = set()
@@ -324,7 +329,7 @@ class LexicalView:
         """Forgets the view and rebuilds it from the graph; returns the events applied."""
         with self._lock:
             self._clear()
-            applied = self._sync()
+            applied = self._sync(self._feed)
             self._merge()
             self._save()
             return applied

@@ -58,6 +58,40 @@ def removed_events(surface: Surface) -> tuple[str, ...]:
     return _REMOVED[surface]
 
 
+def view_event_types(surface: Surface) -> list[str]:
+    """The event types a derived view of ``surface`` reads: created, then removed."""
+    return [created_event(surface), *removed_events(surface)]
+
+
+def prefetched(
+    first: Sequence[ViewEvent], since: int, types: Sequence[str], limit: int, read: ViewFeed
+) -> ViewFeed:
+    """A feed that answers from one read already made, while that read covers the ask.
+
+    One query catches up both views of a surface (the lexical and the semantic): one
+    read of the event log after the lower watermark serves both, instead of one each.
+    An ask it cannot answer (from before ``since``, of other types, or past the end of
+    a full batch) goes to ``read``.
+
+    Args:
+        first: What ``read(since, types, limit)`` returned.
+        since: The seq that read started after.
+        types: The event types it read.
+        limit: The most events it asked for.
+        read: The feed for what ``first`` does not cover.
+    """
+    complete = len(first) < limit  # it reached the end of the log as it was then
+    last = first[-1].seq if first else since
+
+    def feed(after: int, wanted: Sequence[str], most: int) -> list[ViewEvent]:
+        covered = since <= after and (complete or after < last)
+        if covered and most >= limit and list(wanted) == list(types):
+            return [event for event in first if event.seq > after]
+        return read(after, wanted, most)
+
+    return feed
+
+
 SYNC_BATCH = 2_000
 FAISS_THREADS = 1
 """One query scans on one thread: with more, OpenMP fights onnxruntime and Neo4j for
@@ -241,21 +275,23 @@ class SemanticView:
         self.removed = set()
         self._present = set(ids[keep].tolist())
 
-    def sync(self, purge: bool = False) -> int:
+    def sync(self, purge: bool = False, feed: ViewFeed | None = None) -> int:
         """Applies every event after the watermark; returns how many it applied.
 
         Args:
             purge: Also rebuild an approximate index that still holds removed vectors
                 (after ``forget``), instead of filtering them until the next rebuild.
+            feed: Where to read the events this time (see :func:`prefetched`); the
+                view's own feed when None.
         """
         with self._lock:
-            return self._sync(purge)
+            return self._sync(purge, feed or self._feed)
 
-    def _sync(self, purge: bool) -> int:
+    def _sync(self, purge: bool, feed: ViewFeed) -> int:
         applied = 0
-        types = [created_event(self.surface), *removed_events(self.surface)]
+        types = view_event_types(self.surface)
         while True:
-            events = self._feed(self.watermark, types, SYNC_BATCH)
+            events = feed(self.watermark, types, SYNC_BATCH)
             if not events:
                 break
             created = created_event(self.surface)
@@ -281,7 +317,7 @@ class SemanticView:
             self.removed = set()
             self._present = set()
             self.watermark = 0
-            return self._sync(purge=False)
+            return self._sync(purge=False, feed=self._feed)
 
     def search(self, vector: Vectors, limit: int) -> list[Hit]:
         """The ``limit`` nearest live vectors, best first (ties by seq).

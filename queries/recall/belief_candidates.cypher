@@ -31,6 +31,7 @@ CALL () {
     MATCH (other:Belief)
     WHERE seed.subject IS NOT NULL AND other.principal = seed.principal
       AND other.subject = seed.subject
+    WITH other ORDER BY other.seq DESC LIMIT $per_seed + 1  // the newest; +1: the seed
     RETURN other, 1 AS hops, 0.0 AS rarity
     UNION
     MATCH (seed)-[:DERIVED_FROM]->(:Episode)<-[:DERIVED_FROM]-(other:Belief)

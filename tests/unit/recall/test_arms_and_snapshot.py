@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
 from graphmem.models import (
@@ -19,6 +19,7 @@ from graphmem.recall.arms import GRAPH_SEEDS, GraphArm, LexicalArm, reached_from
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.snapshot import CHARS_PER_TOKEN, Weighted, choose, within_tokens
 from graphmem.store.recall import BeliefCandidate, Reach
+from graphmem.vectors.views import ViewFeed
 
 
 def _belief(seq: int, **changes: object) -> BeliefCandidate:
@@ -67,8 +68,10 @@ def test_graph_rank_is_nearest_first_then_seed_rank_then_id() -> None:
 def test_hit_arms_keep_every_survivor_in_order() -> None:
     found = {seq: _belief(seq) for seq in range(0, 40, 2)}
     view = LexicalView(lambda since, types, limit: [], "p", "belief")
+    feed: Future[ViewFeed] = Future()
+    feed.set_result(lambda since, types, limit: [])
     with ThreadPoolExecutor(max_workers=1) as executor:
-        arm = LexicalArm(view, "q", executor)
+        arm = LexicalArm(view, "q", executor, feed)
         ranked = arm.rank(list(range(40, 0, -1)), found)
     assert ranked == [f"b{seq:03d}" for seq in range(38, 0, -2)]
 
