@@ -16,7 +16,8 @@ from graphmem.errors import InvalidInput, NotFound
 from graphmem.explore.changes import list_changes
 from graphmem.explore.drift import anchor_changes, anchor_states, log_anchor_changes
 from graphmem.explore.overview import overview
-from graphmem.explore.since import parse_since
+from graphmem.explore.since import parse_since, parse_span
+from graphmem.formation import hints as hint_formation
 from graphmem.formation import pipeline as formation
 from graphmem.formation import rederive as rederivation
 from graphmem.formation.extract import Extractor, StructuredExtractor
@@ -24,6 +25,7 @@ from graphmem.models import (
     DEFAULT_CONFIDENCE,
     ID_PATTERN,
     MAX_BATCH_ROWS,
+    MAX_CITED_ITEMS,
     MAX_SEQ,
     NAME_PATTERN,
     AnchorRef,
@@ -38,6 +40,7 @@ from graphmem.models import (
     Change,
     ChangeKind,
     ChangeReason,
+    CitationResult,
     ConsolidationResult,
     Correction,
     CorrectionKind,
@@ -46,7 +49,9 @@ from graphmem.models import (
     Episode,
     EpisodeSearchResult,
     Evidence,
+    FormationHint,
     FormationPolicy,
+    HintOutcome,
     HistoryEntry,
     ListFilters,
     NewBelief,
@@ -58,23 +63,29 @@ from graphmem.models import (
     RederivationSummary,
     Scope,
     SnapshotProfile,
+    TraceSweep,
 )
 from graphmem.recall.engine import RecallEngine
 from graphmem.settings import (
     ConnectionSettings,
+    FeedbackSettings,
     resolve_connection,
     resolve_data_dir,
+    resolve_feedback,
     resolve_principal,
 )
 from graphmem.store import beliefs as belief_store
 from graphmem.store import corrections, events, principals, traces
 from graphmem.store import episodes as episode_store
+from graphmem.store import hints as hint_store
 from graphmem.store.database import Database, Value
 from graphmem.store.entities import relink_entities
 from graphmem.store.migrations import apply_migrations, require_current_schema
-from graphmem.store.traces import OPERATOR_PREFIX
+from graphmem.store.sensitivity import raise_stored_secrets
+from graphmem.store.traces import OPERATOR_EXPIRED, OPERATOR_PREFIX
 from graphmem.transfer import exporter, importer
 from graphmem.transfer.summary import ExportSummary, ImportSummary
+from graphmem.trust.sensitivity import Sensitivity, parse_sensitivity
 from graphmem.validation import PATTERN_WORDS, parse
 from graphmem.vectors.minilm import default_embedder
 from graphmem.vectors.protocol import Embedder
@@ -119,6 +130,40 @@ def _check_since(since: object) -> int:
             f"since: must be a seq, an integer from 0 to {MAX_SEQ}", field="since", rule="range"
         )
     return since
+
+
+def _check_cited(item_ids: object) -> list[str]:
+    """The ids a citation names, checked and without repeats (first occurrence kept)."""
+    if isinstance(item_ids, str | bytes) or not isinstance(item_ids, Iterable):
+        raise InvalidInput(
+            "item_ids: give a list of the item ids you used, not a single string",
+            field="item_ids",
+            rule="list",
+        )
+    ids = list(dict.fromkeys(item_ids))
+    if not ids:
+        raise InvalidInput(
+            "item_ids: name at least one item of the recall you used",
+            field="item_ids",
+            rule="required",
+        )
+    if len(ids) > MAX_CITED_ITEMS:
+        raise InvalidInput(
+            f"item_ids: a citation names at most {MAX_CITED_ITEMS} items, got {len(ids)}",
+            field="item_ids",
+            rule="max_items",
+        )
+    bad = [i for i in ids if not isinstance(i, str) or not re.fullmatch(ID_PATTERN, i)]
+    if bad:
+        raise InvalidInput(
+            f"item_ids: {', '.join(repr(i) for i in bad[:5])} "
+            f"{'is not a graphmem id' if len(bad) == 1 else 'are not graphmem ids'}: "
+            f"{PATTERN_WORDS[ID_PATTERN]}",
+            field="item_ids",
+            rule="id",
+            pattern=ID_PATTERN,
+        )
+    return ids
 
 
 def _batch(items: Iterable[Any], field: str) -> list[Any]:
@@ -169,6 +214,9 @@ class GraphMem:
         self.settings: ConnectionSettings = resolve_connection(
             uri=uri, user=user, password=password, database=database, data_dir=data_dir
         )
+        self.feedback: FeedbackSettings = resolve_feedback()
+        """When misses queue formation hints and how long operator fields live
+        (``GRAPHMEM_HINT_*``, ``GRAPHMEM_TRACE_OPERATOR_DAYS``)."""
         self._db = Database(self.settings)
         self._recall = RecallEngine(
             self._db,
@@ -319,6 +367,7 @@ class GraphMem:
         anchor: str | AnchorRef | Mapping[str, Any] | None = None,
         anchor_unverifiable: bool = False,
         evidence: Iterable[EvidenceLike] = (),
+        sensitivity: Sensitivity | str = Sensitivity.INTERNAL,
         idempotency_key: str | None = None,
     ) -> str:
         """States one belief and returns its id.
@@ -339,6 +388,9 @@ class GraphMem:
                 instead of failing; the anchor then reads as ``unverifiable``.
             evidence: Episode ids (or :class:`Evidence` with a role); one
                 ``DERIVED_FROM`` edge each.
+            sensitivity: public, internal (default), confidential or secret; a
+                statement that holds a secret (a key, token, password...) is stored
+                secret whatever is given.
             idempotency_key: Makes a retried write a no-op that returns the first id.
 
         Raises:
@@ -359,6 +411,7 @@ class GraphMem:
             "anchor": anchor,
             "anchor_unverifiable": anchor_unverifiable,
             "evidence": list(evidence),
+            "sensitivity": sensitivity,
             "idempotency_key": idempotency_key,
         }
         parsed = parse(NewBelief, fields)
@@ -793,14 +846,18 @@ class GraphMem:
         k: int = 10,
         arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.STRUCTURED),
         decay: Decay | str = Decay.NONE,
+        ceiling: Sensitivity | str = Sensitivity.CONFIDENTIAL,
     ) -> RecallResult:
         """Recalls the beliefs that answer ``query`` ("what is true"), best first.
 
         Hard filters first (principal; live, or valid and recorded at ``as_of``; a
-        local belief only in its project; ``types``); then the arms, fused by
-        reciprocal rank fusion (k=60); then read-time weights (confidence, state,
-        anchor weight in ``project``, cross-project portability). Every call records a
-        ``:RecallTrace`` whose id the result carries.
+        local belief only in its project; ``types``; at most ``ceiling`` sensitive,
+        the rest counted as ``withheld`` and never shown); then the arms, fused by
+        their normalised scores (see ``recall/fusion.py``); then read-time weights
+        (confidence, state, anchor weight in ``project``, cross-project portability).
+        An item whose text the injection scan flags is shown as ``[BLOCKED: reason]``
+        in its place (``flagged``). Every call records a ``:RecallTrace`` whose id the
+        result carries.
 
         Args:
             query: What the agent wants to know (user text; never query syntax).
@@ -818,6 +875,8 @@ class GraphMem:
                 ``exponential``: weight by the principal's writes since each belief
                 was stated or last supported by an episode (generations, never
                 wall-clock time).
+            ceiling: The most sensitive level shown: public, internal, confidential
+                (default) or secret (secret memory is shown only when asked for).
 
         Raises:
             InvalidInput: A parameter breaks a rule (empty query, unknown arm...).
@@ -835,6 +894,7 @@ class GraphMem:
                 "k": k,
                 "arms": list(arms),
                 "decay": decay,
+                "ceiling": ceiling,
             },
         )
         return self._recall.recall(request)
@@ -847,6 +907,7 @@ class GraphMem:
         as_of: datetime | None = None,
         k: int = 10,
         arms: Iterable[Arm | str] = (Arm.LEXICAL, Arm.SEMANTIC, Arm.GRAPH, Arm.TIME),
+        ceiling: Sensitivity | str = Sensitivity.CONFIDENTIAL,
     ) -> EpisodeSearchResult:
         """Finds the episodes that answer ``query`` ("what happened"), best first.
 
@@ -858,54 +919,80 @@ class GraphMem:
             arms: Which arms to use: lexical, semantic, graph (session adjacency,
                 shared entities), time (the episodes dated in the time the query
                 names, resolved against ``as_of`` or the newest episode).
+            ceiling: The most sensitive level shown (see :meth:`recall`).
 
         Raises:
             InvalidInput: A parameter breaks a rule.
         """
         request = parse(
             RecallQuery,
-            {"query": query, "project": project, "as_of": as_of, "k": k, "arms": list(arms)},
+            {
+                "query": query,
+                "project": project,
+                "as_of": as_of,
+                "k": k,
+                "arms": list(arms),
+                "ceiling": ceiling,
+            },
         )
         return self._recall.search_episodes(request)
 
     def snapshot(
-        self, project: str, profile: SnapshotProfile | str = SnapshotProfile.INTERACTIVE
+        self,
+        project: str,
+        profile: SnapshotProfile | str = SnapshotProfile.INTERACTIVE,
+        *,
+        ceiling: Sensitivity | str = Sensitivity.CONFIDENTIAL,
     ) -> RecallResult:
         """What an agent should know at the start of a session in ``project``.
 
         Live beliefs that apply there: durable preferences and user-stated beliefs
         first (about two thirds), then the rest, by read-time weight; capped by items
         (interactive 40, long 80, child 15) and, as a backstop, by tokens (1,500 /
-        3,000 / 500). Rendered byte-stable and traced like :meth:`recall`.
+        3,000 / 500); at most ``ceiling`` sensitive. Rendered byte-stable, screened
+        and traced like :meth:`recall`.
 
         Raises:
-            InvalidInput: ``project`` is not a valid name, or ``profile`` unknown.
+            InvalidInput: ``project`` is not a valid name, or ``profile`` or
+                ``ceiling`` unknown.
         """
-        return self._recall.snapshot(_check_project(project), profile)
+        level = parse_sensitivity(str(ceiling), "ceiling")
+        return self._recall.snapshot(_check_project(project), profile, level)
 
     def reindex(self) -> dict[str, int]:
         """Rebuilds the local views (semantic and lexical) and the entity links.
 
         The views are replayed from the graph; every episode and belief is relinked to
-        the entities it mentions (the entity layer's back-fill).
+        the entities it mentions (the entity layer's back-fill); and every one whose
+        text holds a secret is raised to ``secret`` (the sensitivity back-fill for
+        memory written before levels existed, or under an older secret finder).
 
         Returns:
             Per surface (``belief``, ``episode``), the events replayed into its views;
-            under ``entities``, the nodes relinked.
+            under ``entities``, the nodes relinked; under ``secrets``, the nodes raised.
         """
         rebuilt = {
             surface: self._recall.rebuild_views(surface) for surface in ("belief", "episode")
         }
         rebuilt["entities"] = relink_entities(self._db, self.principal)
+        rebuilt["secrets"] = raise_stored_secrets(self._db, self.principal)
         return rebuilt
 
     def get_trace(self, trace_id: str, *, operator: bool = False) -> dict[str, Value]:
         """Returns a recall trace of this principal.
 
+        User fields: what was asked (``query``, ``project``, ``as_of``, ``k``, ``arms``,
+        ``decay``), what was rendered (``item_ids``, ``bands``, ``rendered_sha256``,
+        ``dropped``, ``blocked``), ``miss_subject`` when it was a miss, and what was cited
+        (``cited_ids``, ``cited_at``). They stay with the trace.
+
         Args:
             trace_id: The id a recall returned.
             operator: Include the operator-only fields (arm ranks, latencies, policy
-                version); the default view is safe to show a user.
+                version); the default view is safe to show a user. They expire after
+                the tuning window (``GRAPHMEM_TRACE_OPERATOR_DAYS``, default 30): a
+                trace older than that has ``operator_expired_at`` (when they expired, or
+                when :meth:`sweep_traces` removed them) instead.
 
         Raises:
             NotFound: No such trace for this principal.
@@ -919,13 +1006,147 @@ class GraphMem:
                 field="trace_id",
                 rule="exists",
             )
-        if operator:
-            return trace
-        return {key: value for key, value in trace.items() if not key.startswith(OPERATOR_PREFIX)}
+        user = {key: value for key, value in trace.items() if not key.startswith(OPERATOR_PREFIX)}
+        if not operator:
+            return user
+        at = trace.get("at")
+        expires = at + self.feedback.operator_window if isinstance(at, datetime) else None
+        if OPERATOR_EXPIRED in trace:
+            return {**user, OPERATOR_EXPIRED: trace[OPERATOR_EXPIRED]}
+        if expires is not None and expires <= datetime.now(UTC):
+            return {**user, OPERATOR_EXPIRED: expires}
+        return trace
+
+    def cite(self, trace_id: str, item_ids: Iterable[str]) -> CitationResult:
+        """Records which items of a recall the agent used (citation feedback).
+
+        The ids are added to the trace's ``cited_ids`` (a user field; citing again
+        adds only what is new, so repeating a citation changes nothing). Each newly
+        cited belief, and each belief the trace ranked above it, has its decay
+        restarted: ``cited_seq`` becomes the principal's newest generation, so under
+        ``linear`` or ``exponential`` decay it weighs as if just stated. Confidence is
+        never changed, and since the beliefs shown above a cited one are refreshed
+        with it, a citation never lifts a belief past one that outranked it in the
+        answer it cites. Cited episodes are recorded on the trace only (episodes do
+        not decay). One transaction.
+
+        Args:
+            trace_id: The ``trace_id`` of a recall, search or snapshot result.
+            item_ids: The ids of the items it returned that the agent used (1 to 200).
+
+        Raises:
+            NotFound: No such trace for this principal.
+            InvalidInput: ``item_ids`` is empty, too long, holds something that is not
+                an id, or an id that trace did not return (``details.ids`` lists them).
+        """
+        _check_id(trace_id, "trace_id")
+        ids = _check_cited(item_ids)
+        self._recall.flush()  # the background writer may not have written it yet
+        return traces.cite(self._db, self.principal, trace_id, ids, datetime.now(UTC))
+
+    def hints(self, *, include_consumed: bool = False, limit: int = 100) -> list[FormationHint]:
+        """The formation hints recall's misses queued: subjects memory kept lacking.
+
+        A live belief recall (no ``as_of``) that returns no item at all is a miss; its
+        subject is the query in normal form (:func:`graphmem.content.query_subject`:
+        words, case-folded). ``GRAPHMEM_HINT_MISSES`` (3) misses on one subject within
+        ``GRAPHMEM_HINT_WINDOW_DAYS`` (7), counted after its last consumed hint, queue
+        one hint; it expires ``GRAPHMEM_HINT_TTL_DAYS`` (30) after it was queued
+        unless :meth:`consolidate_hints` or :meth:`rederive` consumes it first. There
+        is at most one open hint per subject. Expired hints are never listed.
+
+        Args:
+            include_consumed: Also list the consumed hints that have not expired.
+            limit: At most this many (1 to 10,000); open ones first, most missed first.
+
+        Raises:
+            InvalidInput: ``limit`` is out of range.
+        """
+        chosen = _check_limit(limit)
+        self._recall.flush()  # misses are counted when their traces are written
+        return hint_store.list_hints(
+            self._db,
+            self.principal,
+            datetime.now(UTC),
+            consumed=bool(include_consumed),
+            limit=chosen,
+        )
+
+    def consolidate_hints(
+        self,
+        *,
+        policy: FormationPolicy | Mapping[str, Any] | None = None,
+        extractor: Extractor | None = None,
+        limit: int = hint_formation.HINTS_PER_RUN,
+    ) -> list[HintOutcome]:
+        """Consumes the open formation hints: looks for candidates on their subjects.
+
+        For each open hint (the oldest ``limit``), the episodes not yet consolidated
+        (the oldest 1,000) whose words hold every content word of its subject go
+        through :meth:`consolidate`, oldest first. The hint is then marked consumed,
+        with those episodes and what they formed, whether or not a belief came of it.
+        ``graphmem consolidate`` with no episode ids runs this first.
+
+        Args:
+            policy: Gate switches and settings (:class:`FormationPolicy`).
+            extractor: Where candidates come from (default: the structured parts).
+            limit: At most this many hints (1 to 10,000).
+
+        Raises:
+            InvalidInput: A policy field or ``limit`` breaks a rule.
+        """
+        checked = parse(FormationPolicy, policy if policy is not None else {})
+        chosen = _check_limit(limit)
+        self._recall.flush()
+        return hint_formation.consume(
+            self._db,
+            self.principal,
+            self._recall.view("belief"),
+            checked,
+            extractor or StructuredExtractor(),
+            datetime.now(UTC),
+            chosen,
+        )
+
+    def sweep_traces(self, older_than: timedelta | str | None = None) -> TraceSweep:
+        """Removes the operator fields of old traces; deletes expired formation hints.
+
+        Two-tier retention: a trace recorded more than ``older_than`` ago loses its
+        operator fields (arm ranks, latencies, policy version) and keeps its user
+        fields (what was asked, rendered and cited); ``operator_expired_at`` records
+        when. Expired formation hints are deleted (a consumed one once its consumption
+        is older than the miss window, since misses count after it).
+
+        Args:
+            older_than: A timedelta or a span (``30d``, ``12h``, ``2w``; ``0d`` sweeps
+                every trace); default: ``GRAPHMEM_TRACE_OPERATOR_DAYS``, else 30 days.
+
+        Raises:
+            InvalidInput: ``older_than`` is not a span of time.
+        """
+        window = (
+            parse_span(older_than, "older_than")
+            if older_than is not None
+            else self.feedback.operator_window
+        )
+        self._recall.flush()
+        now = datetime.now(UTC)
+        cutoff = now - window
+        swept = traces.sweep_operator_fields(self._db, self.principal, cutoff, now)
+        deleted = hint_store.sweep_hints(
+            self._db, self.principal, now, now - self.feedback.hint_window
+        )
+        return TraceSweep(cutoff=cutoff, traces=swept, hints=deleted)
 
     # --- export and import ------------------------------------------------------------
 
-    def export(self, out: IO[str] | str | Path, *, project: str | None = None) -> ExportSummary:
+    def export(
+        self,
+        out: IO[str] | str | Path,
+        *,
+        project: str | None = None,
+        include_secret: bool = False,
+    ) -> ExportSummary:
         """Writes this principal's durable memory as a graphmem export (JSON Lines).
 
         The file holds, after a header line, the projects, episodes, beliefs (their
@@ -937,6 +1158,8 @@ class GraphMem:
             out: A text stream, or the path of the file to write.
             project: Only that project's memory (its episodes, the beliefs stated or
                 learned there, and what links them).
+            include_secret: Also write the secret episodes and beliefs (left out by
+                default, with their links and events, and counted as ``withheld``).
 
         Raises:
             InvalidInput: ``project`` is not a valid name.
@@ -945,12 +1168,14 @@ class GraphMem:
         if isinstance(out, str | Path):
             try:
                 with Path(out).open("w", encoding="utf-8", newline="\n") as stream:
-                    return exporter.export_memory(self._db, self.principal, chosen, stream)
+                    return exporter.export_memory(
+                        self._db, self.principal, chosen, stream, include_secret
+                    )
             except OSError as error:
                 raise InvalidInput(
                     f"out: cannot write {out}: {error.strerror}", field="out", rule="file"
                 ) from None
-        return exporter.export_memory(self._db, self.principal, chosen, out)
+        return exporter.export_memory(self._db, self.principal, chosen, out, include_secret)
 
     def import_memory(
         self,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 
 from graphmem.models import NAME_PATTERN
 
@@ -21,6 +22,27 @@ def is_name(value: object) -> bool:
 def normal_form(text: str) -> str:
     """Lowercased, with runs of whitespace as one space (how content is compared)."""
     return " ".join(text.lower().split())
+
+
+MAX_QUERY_SUBJECT_CHARS = 256
+"""A miss subject is cut to this many characters (the subject length limit)."""
+_WORDS = re.compile(r"\w+", re.UNICODE)
+
+
+def query_subject(query: str) -> str | None:
+    """The subject a missed query counts under: its words, case-folded, one space apart.
+
+    Case, punctuation and spacing do not matter ("How do we round invoices?" and
+    "how do we round  invoices" are one subject); the words and their order do. Cut to
+    256 characters (at a word boundary when there is one). None when the query holds
+    no word at all.
+    """
+    words = _WORDS.findall(unicodedata.normalize("NFKC", query).casefold())
+    subject = " ".join(words)
+    if len(subject) > MAX_QUERY_SUBJECT_CHARS:
+        cut = subject[: MAX_QUERY_SUBJECT_CHARS + 1]
+        subject = cut.rsplit(" ", 1)[0] if " " in cut else cut[:MAX_QUERY_SUBJECT_CHARS]
+    return subject or None
 
 
 def content_forms(statement: str, subject: str | None) -> list[str]:

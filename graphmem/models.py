@@ -186,6 +186,28 @@ DEFAULT_PORTABILITY: dict[BeliefType, Portability] = {
 DEFAULT_CONFIDENCE = 0.5
 
 
+class Sensitivity(StrEnum):
+    """How sensitive a node's text is (design §11); ``rank`` orders the levels.
+
+    ``public < internal < confidential < secret``. Every read surface has a ceiling and
+    shows nothing above it (``graphmem.trust.sensitivity``).
+    """
+
+    PUBLIC = "public"
+    INTERNAL = "internal"
+    CONFIDENTIAL = "confidential"
+    SECRET = "secret"
+
+    @property
+    def rank(self) -> int:
+        """The level's place in the order: 0 for public up to 3 for secret."""
+        return list(Sensitivity).index(self)
+
+
+DEFAULT_SENSITIVITY = Sensitivity.INTERNAL
+"""The level of a node whose writer declares none."""
+
+
 # --- what writers submit ------------------------------------------------------------
 
 
@@ -212,6 +234,8 @@ class NewEpisode(_Input):
     parent: Id | None = None
     started_at: AwareDatetime | None = None
     ended_at: AwareDatetime | None = None
+    sensitivity: Sensitivity = DEFAULT_SENSITIVITY
+    """At least this; raised to secret when a text holds a secret (design §11)."""
     idempotency_key: IdempotencyKey | None = None
 
     @field_validator("ended_at")
@@ -311,6 +335,9 @@ class NewBelief(_Input):
     """The writer knows the anchor cannot be checked (e.g. unsupported language): a key is
     stored without a hash instead of an unknown symbol being an error."""
     evidence: Annotated[list[Evidence], Field(max_length=MAX_ITEMS)] = []
+    sensitivity: Sensitivity = DEFAULT_SENSITIVITY
+    """At least this; raised to secret when its text holds a secret, and never below the
+    level of an episode it was formed from (design §11)."""
     idempotency_key: IdempotencyKey | None = None
 
     @field_validator("portability")
@@ -429,6 +456,7 @@ class Episode(_Stored):
     idempotency_key: str | None = None
     consolidated_at: datetime | None = None
     """When formation ran over this episode (None: not yet)."""
+    sensitivity: Sensitivity = DEFAULT_SENSITIVITY
 
 
 class Belief(_Stored):
@@ -459,6 +487,7 @@ class Belief(_Stored):
     seq: int
     idempotency_key: str | None = None
     evidence: list[Evidence]
+    sensitivity: Sensitivity = DEFAULT_SENSITIVITY
 
     @property
     def is_live(self) -> bool:
@@ -532,6 +561,9 @@ class RecallItem(_Stored):
     """Provenance: the ids of the episodes it was derived from."""
     arm_ranks: dict[str, int]
     score: float
+    flagged: str | None = None
+    """Why the injection scan replaced ``statement`` with ``[BLOCKED: ...]`` (None: shown).
+    The stored statement is unchanged."""
 
 
 class Conflict(_Stored):
@@ -550,6 +582,11 @@ class _RenderedResult(_Stored):
     """Fused candidates beyond k."""
     blocked: int
     """Candidates removed by the hard filters (superseded, retired, other scope...)."""
+    withheld: int = 0
+    """Candidates above the call's sensitivity ceiling: removed before scoring, never
+    shown (design §11)."""
+    flagged: int = 0
+    """Items shown as ``[BLOCKED: reason]``: the injection scan flagged their text."""
     rendered: str
     rendered_sha256: str
     trace_id: str
@@ -577,6 +614,8 @@ class EpisodeHit(_Stored):
     outcome: Outcome
     arm_ranks: dict[str, int]
     score: float
+    flagged: str | None = None
+    """Why the injection scan replaced ``title`` and ``text`` with ``[BLOCKED: ...]``."""
 
 
 class EpisodeSearchResult(_RenderedResult):
@@ -614,6 +653,8 @@ class RecallQuery(_Input):
     """Structured arm: beliefs about exactly these subjects."""
     decay: Decay = Decay.NONE
     """Read-time decay by generations (seqs) since the belief was stated."""
+    ceiling: Sensitivity = Sensitivity.CONFIDENTIAL
+    """The most sensitive level the call may see; secret memory needs it said."""
 
 
 DEFAULT_CAPS: dict[EpisodeKind, int] = {
@@ -742,6 +783,102 @@ class RederivationSummary(_Stored):
     created: int
     reinforced: int
     rejected: int
+    hints: int = 0
+    """Open formation hints this run consumed (every episode was looked at again)."""
+
+
+# --- feedback: citations, formation hints, trace retention --------------------------
+
+MAX_CITED_ITEMS = 200
+"""The most item ids one citation names (a recall returns at most 200)."""
+
+
+class CitationResult(_Stored):
+    """What :meth:`GraphMem.cite` recorded.
+
+    A citation never changes a belief's confidence. It restarts decay (``cited_seq``)
+    for the beliefs it names and for those the cited answer ranked above them.
+    """
+
+    trace_id: str
+    cited: list[str]
+    """Every item of the trace cited so far (this call and earlier ones), in the
+    trace's order."""
+    added: list[str]
+    """The items this call cited for the first time (empty when it repeats one)."""
+    refreshed: list[str]
+    """The beliefs whose decay this call restarted: each newly cited belief and each
+    belief the trace ranked above one (episodes do not decay)."""
+    cited_seq: int | None = None
+    """The generation decay now counts from for ``refreshed`` (None when none)."""
+
+
+class HintState(StrEnum):
+    """Where a :class:`FormationHint` is in its life."""
+
+    OPEN = "open"
+    """Queued: formation has not looked for candidates on it yet."""
+    CONSUMED = "consumed"
+    """Consolidation or re-derivation looked for candidates on it."""
+    EXPIRED = "expired"
+    """Its time ran out before anything consumed it."""
+
+
+class FormationHint(_Stored):
+    """A subject recall kept missing on: a cue for formation to look for candidates."""
+
+    id: str
+    subject: str
+    """The missed query in normal form (see :func:`graphmem.content.query_subject`)."""
+    query: str
+    """The query as it was last asked."""
+    misses: int
+    """The misses that queued it and those since."""
+    first_at: datetime
+    """The first miss counted."""
+    last_at: datetime
+    created_at: datetime
+    expires_at: datetime
+    state: HintState
+    consumed_at: datetime | None = None
+    consumed_by: str | None = None
+    """``consolidate`` or ``rederive``."""
+    episodes: list[str] = []
+    """When consumed: the episodes on the subject that formation looked at."""
+    formed: list[str] = []
+    """When consumed: the beliefs those episodes formed or reinforced then."""
+
+
+class HintOutcome(_Stored):
+    """What consuming one hint did."""
+
+    hint_id: str
+    subject: str
+    results: list[ConsolidationResult]
+    """One per episode on the subject that formation looked at, oldest first: what
+    consolidating it did (empty when no such episode was waiting)."""
+
+    @property
+    def episodes(self) -> list[str]:
+        """The ids of the episodes looked at."""
+        return [result.episode_id for result in self.results]
+
+    @property
+    def formed(self) -> list[str]:
+        """The beliefs those episodes created or reinforced."""
+        ids = [i for result in self.results for i in (*result.created, *result.reinforced)]
+        return list(dict.fromkeys(ids))
+
+
+class TraceSweep(_Stored):
+    """What :meth:`GraphMem.sweep_traces` removed."""
+
+    cutoff: datetime
+    """Traces recorded before this lost their operator fields."""
+    traces: int
+    """Traces whose operator fields were removed now."""
+    hints: int
+    """Expired formation hints deleted."""
 
 
 # --- serving ------------------------------------------------------------------------

@@ -8,8 +8,10 @@ the connection only) the local server that ``graphmem neo4j start`` manages, the
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -207,3 +209,85 @@ def resolve_connection(
     if local is None:
         raise DatabaseUnavailable(f"No Neo4j configured. {_START_HINT}", rule="configured")
     return local
+
+
+# --- feedback: formation hints and trace retention ----------------------------------
+
+HINT_MISSES = 3
+"""Misses on one subject, within the window, that queue a formation hint."""
+HINT_WINDOW_DAYS = 7.0
+"""How far back misses count."""
+HINT_TTL_DAYS = 30.0
+"""How long a queued hint waits to be consumed before it expires."""
+OPERATOR_WINDOW_DAYS = 30.0
+"""How long a trace keeps its operator fields (the tuning window)."""
+
+FEEDBACK_ENV = {
+    "hint_misses": "GRAPHMEM_HINT_MISSES",
+    "hint_window": "GRAPHMEM_HINT_WINDOW_DAYS",
+    "hint_ttl": "GRAPHMEM_HINT_TTL_DAYS",
+    "operator_window": "GRAPHMEM_TRACE_OPERATOR_DAYS",
+}
+"""The environment variable behind each feedback setting."""
+
+
+@dataclass(frozen=True)
+class FeedbackSettings:
+    """When misses queue formation hints, and how long traces keep operator fields."""
+
+    hint_misses: int = HINT_MISSES
+    hint_window: timedelta = timedelta(days=HINT_WINDOW_DAYS)
+    hint_ttl: timedelta = timedelta(days=HINT_TTL_DAYS)
+    operator_window: timedelta = timedelta(days=OPERATOR_WINDOW_DAYS)
+
+
+def _days(name: str, default: float) -> timedelta:
+    raw = _env(name)
+    if raw is None:
+        return timedelta(days=default)
+    try:
+        days = float(raw)
+    except ValueError:
+        days = math.nan
+    if not math.isfinite(days) or not 0 < days <= 36_500:
+        raise ConfigError(
+            f"{name}={raw!r} is not a number of days: use a positive number up to 36500 "
+            f"(default {default:g}).",
+            field=name,
+            rule="days",
+        )
+    return timedelta(days=days)
+
+
+def resolve_feedback() -> FeedbackSettings:
+    """The feedback settings: the environment (see :data:`FEEDBACK_ENV`), else defaults.
+
+    ``GRAPHMEM_HINT_MISSES`` is a count (1 to 1000); the others are days (fractions
+    allowed). A hint lives at least as long as its window.
+
+    Raises:
+        ConfigError: A variable is set to something that is not a valid value.
+    """
+    raw = _env(FEEDBACK_ENV["hint_misses"])
+    misses = HINT_MISSES
+    if raw is not None:
+        if not (raw.strip().isascii() and raw.strip().isdigit() and 1 <= int(raw) <= 1_000):
+            raise ConfigError(
+                f"{FEEDBACK_ENV['hint_misses']}={raw!r} is not a count: use a whole number "
+                f"from 1 to 1000 (default {HINT_MISSES}).",
+                field=FEEDBACK_ENV["hint_misses"],
+                rule="count",
+            )
+        misses = int(raw)
+    window = _days(FEEDBACK_ENV["hint_window"], HINT_WINDOW_DAYS)
+    ttl = _days(FEEDBACK_ENV["hint_ttl"], HINT_TTL_DAYS)
+    if ttl < window:
+        raise ConfigError(
+            f"{FEEDBACK_ENV['hint_ttl']} ({ttl.total_seconds() / 86_400:g} days) is shorter "
+            f"than {FEEDBACK_ENV['hint_window']} ({window.total_seconds() / 86_400:g} days): "
+            "a hint must live at least as long as the misses that queued it count.",
+            field=FEEDBACK_ENV["hint_ttl"],
+            rule="at_least_window",
+        )
+    operator = _days(FEEDBACK_ENV["operator_window"], OPERATOR_WINDOW_DAYS)
+    return FeedbackSettings(misses, window, ttl, operator)

@@ -9,6 +9,7 @@ from graphmem.cli import (
     code,
     demo,
     explore,
+    feedback,
     formation,
     memory,
     neo4j,
@@ -28,6 +29,7 @@ memory.register(app)
 code.register(app)
 recall.register(app)
 formation.register(app)
+feedback.register(app)
 explore.register(app)
 demo.register(app)
 browse.register(app)

@@ -32,6 +32,10 @@ PrincipalOption = Annotated[
 AllProjectsOption = Annotated[
     bool, typer.Option("--all-projects", help="Across every project of the principal.")
 ]
+CeilingOption = Annotated[
+    str,
+    typer.Option(help="The most sensitive memory shown: public, internal, confidential or secret."),
+]
 WorkersOption = Annotated[
     int | None, typer.Option(min=1, help="Parser processes (default: all cores).")
 ]

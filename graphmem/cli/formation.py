@@ -16,7 +16,7 @@ from graphmem.cli._common import (
     print_json,
     progress_bar,
 )
-from graphmem.explore.text import iso_time
+from graphmem.explore.text import hint_outcome_line, iso_time
 from graphmem.models import MAX_BATCH_ROWS, MAX_SEQ, ConsolidationResult
 
 
@@ -50,10 +50,17 @@ def register(app: typer.Typer) -> None:
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Form beliefs from episodes' structured parts, through the formation gates."""
+        """Form beliefs from episodes' structured parts, through the formation gates.
+
+        With no ids, the open formation hints go first: the episodes on a subject
+        recall kept missing are consolidated before the rest, and the hints consumed.
+        """
         with open_memory(principal, data_dir) as memory:
+            outcomes = [] if episode_ids else memory.consolidate_hints()
+            results = list(
+                {r.episode_id: r for outcome in outcomes for r in outcome.results}.values()
+            )
             ids = list(episode_ids or memory.unconsolidated())
-            results = []
             with progress_bar(as_json) as bar:
                 task = bar.add_task("consolidating", total=len(ids))
                 for episode_id in ids:
@@ -62,6 +69,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json([result.model_dump(mode="json") for result in results])
             return
+        for outcome in outcomes:
+            typer.echo(hint_outcome_line(outcome))
         for result in results:
             typer.echo(_summary(result))
         if not results:

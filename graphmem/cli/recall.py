@@ -8,6 +8,7 @@ import typer
 
 from graphmem.cli._common import (
     AllProjectsOption,
+    CeilingOption,
     DataDirOption,
     JsonOption,
     PrincipalOption,
@@ -47,7 +48,7 @@ def _arm_list(arms: str) -> list[str]:
 
 
 def _show(result: RecallResult | EpisodeSearchResult, as_json: bool) -> None:
-    """Prints the rendered block, or ``{"items", "conflicts", "trace_id"}`` as JSON."""
+    """Prints the rendered block, or items, conflicts, counts and trace id as JSON."""
     if not as_json:
         typer.echo(result.render(), nl=False)
         return
@@ -56,6 +57,8 @@ def _show(result: RecallResult | EpisodeSearchResult, as_json: bool) -> None:
         {
             "items": [item.model_dump(mode="json") for item in result.items],
             "conflicts": [conflict.model_dump(mode="json") for conflict in conflicts],
+            "withheld": result.withheld,
+            "flagged": result.flagged,
             "trace_id": result.trace_id,
         }
     )
@@ -85,6 +88,7 @@ def register(app: typer.Typer) -> None:
         decay: Annotated[
             str, typer.Option(help="none, linear or exponential (by writes since stated).")
         ] = "none",
+        ceiling: CeilingOption = "confidential",
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
@@ -101,6 +105,7 @@ def register(app: typer.Typer) -> None:
                 arms=_arm_list(arms),
                 as_of=_as_of(as_of),
                 decay=decay,
+                ceiling=ceiling,
             )
         _show(result, as_json)
 
@@ -114,6 +119,7 @@ def register(app: typer.Typer) -> None:
             str, typer.Option(help="Comma-separated arms: lexical,semantic,graph,time.")
         ] = "lexical,semantic,graph,time",
         as_of: AsOfOption = None,
+        ceiling: CeilingOption = "confidential",
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
@@ -126,6 +132,7 @@ def register(app: typer.Typer) -> None:
                 k=k,
                 arms=_arm_list(arms),
                 as_of=_as_of(as_of),
+                ceiling=ceiling,
             )
         _show(result, as_json)
 
@@ -136,13 +143,14 @@ def register(app: typer.Typer) -> None:
         profile: Annotated[
             str, typer.Option(help="interactive (40 items), long (80) or child (15).")
         ] = "interactive",
+        ceiling: CeilingOption = "confidential",
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
         """What to load at the start of a session: durable preferences first."""
         with open_memory(principal, data_dir) as memory:
-            result = memory.snapshot(project, profile)
+            result = memory.snapshot(project, profile, ceiling=ceiling)
         _show(result, as_json)
 
     @app.command()
@@ -174,12 +182,14 @@ def register(app: typer.Typer) -> None:
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Rebuild the local views (semantic FAISS and lexical BM25) from the graph."""
+        """Rebuild the local views from the graph; relink entities; raise stored secrets."""
         with open_memory(principal, data_dir) as memory:
             replayed = memory.reindex()
         if as_json:
             print_json({"replayed_events": replayed})
         else:
             typer.echo(
-                ", ".join(f"{surface}: {count} events" for surface, count in replayed.items())
+                f"belief: {replayed['belief']} events, episode: {replayed['episode']} events, "
+                f"{replayed['entities']} nodes relinked to entities, "
+                f"{replayed['secrets']} raised to secret"
             )

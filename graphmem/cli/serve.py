@@ -7,6 +7,7 @@ import typer
 
 from graphmem.admin import Admin
 from graphmem.cli._common import (
+    CeilingOption,
     DataDirOption,
     JsonOption,
     PrincipalOption,
@@ -19,6 +20,7 @@ from graphmem.errors import ConfigError, InvalidInput, PortInUse
 from graphmem.models import AccessToken
 from graphmem.serve.tools import Defaults
 from graphmem.settings import resolve_data_dir
+from graphmem.trust.sensitivity import parse_sensitivity
 
 DEFAULT_PORT = 8765
 
@@ -79,6 +81,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="Default project (default: the work tree's directory name)."),
         ] = None,
         code_root: CodeRootOption = None,
+        ceiling: CeilingOption = "confidential",
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
     ) -> None:
@@ -87,7 +90,9 @@ def register(app: typer.Typer) -> None:
 
         tree = work_tree(Path.cwd())
         defaults = Defaults(
-            project=_default_project(project, tree), code_root=_code_root(code_root) or tree
+            project=_default_project(project, tree),
+            code_root=_code_root(code_root) or tree,
+            ceiling=parse_sensitivity(ceiling, "ceiling"),
         )
         with open_memory(principal, data_dir) as memory:
             typer.echo(
@@ -102,6 +107,7 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
         port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = DEFAULT_PORT,
         code_root: CodeRootOption = None,
+        ceiling: CeilingOption = "confidential",
         data_dir: DataDirOption = None,
     ) -> None:
         """Serve memory over MCP streamable HTTP at /mcp, a principal per bearer token."""
@@ -121,7 +127,10 @@ def register(app: typer.Typer) -> None:
         with Admin(data_dir=data_dir) as admin:
             live = [t for t in admin.list_tokens() if not t.revoked]
             pool = ClientPool(admin.settings, directory)
-            app = http_app(admin, pool, Defaults(code_root=_code_root(code_root)), host=host)
+            defaults = Defaults(
+                code_root=_code_root(code_root), ceiling=parse_sensitivity(ceiling, "ceiling")
+            )
+            app = http_app(admin, pool, defaults, host=host)
             typer.echo(f"graphmem serve: http://{host}:{port}{MCP_PATH}", err=True)
             if not live:
                 typer.echo(

@@ -28,6 +28,12 @@ def register(app: typer.Typer) -> None:
             typer.Option("--output", "-o", help="The file to write (default: stdout)."),
         ] = None,
         project: Annotated[str | None, typer.Option(help="Only this project's memory.")] = None,
+        include_secret: Annotated[
+            bool,
+            typer.Option(
+                "--include-secret", help="Also write secret memory (left out by default)."
+            ),
+        ] = False,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
@@ -35,12 +41,11 @@ def register(app: typer.Typer) -> None:
         """Write the principal's memory as a graphmem export (versioned JSON Lines).
 
         The summary goes to stdout when the export goes to a file, else to stderr.
+        Secret episodes and beliefs are left out unless --include-secret.
         """
         with open_memory(principal, data_dir) as memory:
-            if output is None or str(output) == "-":
-                summary = memory.export(sys.stdout, project=project)
-            else:
-                summary = memory.export(output, project=project)
+            target = sys.stdout if output is None or str(output) == "-" else output
+            summary = memory.export(target, project=project, include_secret=include_secret)
         to_stderr = output is None or str(output) == "-"
         if as_json:
             if to_stderr:
@@ -49,7 +54,8 @@ def register(app: typer.Typer) -> None:
                 print_json(summary.model_dump(mode="json"))
             return
         counts = ", ".join(f"{n} {kind}" for kind, n in summary.records.items() if n)
-        typer.echo(f"exported {summary.principal}: {counts or 'nothing'}", err=to_stderr)
+        withheld = f" ({summary.withheld} secret left out)" if summary.withheld else ""
+        typer.echo(f"exported {summary.principal}: {counts or 'nothing'}{withheld}", err=to_stderr)
 
     @app.command(name="import")
     @handles_errors

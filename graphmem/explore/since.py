@@ -69,3 +69,23 @@ def _seq(value: int) -> int:
             f"since: a seq is an integer from 0 to {MAX_SEQ}", field="since", rule="range"
         )
     return value
+
+
+def parse_span(value: timedelta | str, field: str) -> timedelta:
+    """Reads a span of time: a timedelta, or ``30m``, ``12h``, ``7d``, ``2w`` (0 allowed).
+
+    Raises:
+        InvalidInput: ``value`` is neither, or negative (naming ``field``).
+    """
+    how = f"{field}: give a span of time such as 30m, 12h, 30d or 2w"
+    if isinstance(value, timedelta):
+        if value < timedelta(0):
+            raise InvalidInput(f"{how}, not a negative one", field=field, rule="span")
+        return value
+    span = _SPAN.match(value.strip()) if isinstance(value, str) else None
+    if span is None:
+        raise InvalidInput(f"{how} (got {value!r})", field=field, rule="span")
+    try:
+        return timedelta(**{_UNITS[span.group(2)]: int(span.group(1))})
+    except OverflowError:
+        raise InvalidInput(f"{how}: {value} is too long", field=field, rule="range") from None

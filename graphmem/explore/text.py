@@ -1,10 +1,18 @@
-"""The cross-project views as text a person (or an agent) reads."""
+"""The cross-project views, citations and formation hints as text people (or agents) read."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from graphmem.models import Change, ChangeKind, Overview
+from graphmem.models import (
+    Change,
+    ChangeKind,
+    CitationResult,
+    FormationHint,
+    HintOutcome,
+    HintState,
+    Overview,
+)
 
 
 def iso_time(value: object) -> str:
@@ -65,4 +73,37 @@ def change_line(change: Change) -> str:
     return (
         f"{iso_time(change.at)}  {change.kind.value:<10} {change.project or '-':<16} "
         f"{change.actor:<8} {change.node_id}  {what}{detail}"
+    )
+
+
+def citation_line(result: CitationResult) -> str:
+    """What a citation recorded, in one line."""
+    if not result.added:
+        return f"trace {result.trace_id}: already cited {', '.join(result.cited)}; nothing changed"
+    refreshed = len(result.refreshed)
+    return (
+        f"trace {result.trace_id}: cited {', '.join(result.added)}; decay restarted for "
+        f"{refreshed} belief{'' if refreshed == 1 else 's'} (confidence unchanged)"
+    )
+
+
+def hint_line(hint: FormationHint) -> str:
+    """One formation hint: misses, state, subject, times and id."""
+    misses = f"{hint.misses} miss{'' if hint.misses == 1 else 'es'}"
+    if hint.state is HintState.CONSUMED:
+        when = (
+            f"consumed {iso_time(hint.consumed_at)} by {hint.consumed_by}: "
+            f"{len(hint.episodes)} episodes looked at, {len(hint.formed)} beliefs formed"
+        )
+    else:
+        when = f"last {iso_time(hint.last_at)}, expires {iso_time(hint.expires_at)}"
+    return f"{misses:<10} {hint.state.value:<8} {hint.subject!r}  ({when})  {hint.id}"
+
+
+def hint_outcome_line(outcome: HintOutcome) -> str:
+    """What consuming one hint did, in one line."""
+    looked = len(outcome.episodes)
+    return (
+        f"hint {outcome.subject!r} consumed: {looked} episode{'' if looked == 1 else 's'} "
+        f"on it consolidated, {len(outcome.formed)} beliefs formed or reinforced"
     )

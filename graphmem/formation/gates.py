@@ -369,6 +369,7 @@ def new_belief(
         "state": candidate.state,
         "authority": candidate.authority or policy.authority,
         "evidence": [{"episode_id": episode.id, "role": candidate.role}],
+        "sensitivity": episode.sensitivity,  # never below what it was learned from
     }
     if candidate.portability is not None:
         fields["portability"] = candidate.portability

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from graphmem.anchors.state import anchor_statuses
+from graphmem.content import query_subject
 from graphmem.errors import InvalidInput
 from graphmem.models import (
     AnchorStatus,
@@ -56,12 +57,14 @@ from graphmem.recall.ranking import (
     scope_weight,
 )
 from graphmem.recall.render import render_beliefs, render_episodes, sha256_of
+from graphmem.recall.screen import placeholder, screen
 from graphmem.store import recall as store
 from graphmem.store.database import Database
 from graphmem.store.events import view_events
 from graphmem.store.ids import new_id
-from graphmem.store.recall import BeliefCandidate, EpisodeCandidate
+from graphmem.store.recall import BeliefCandidate, EpisodeCandidate, Fetched
 from graphmem.store.traces import TraceRecord, TraceWriter
+from graphmem.trust.sensitivity import Sensitivity
 from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.protocol import Embedder
 from graphmem.vectors.views import (
@@ -90,9 +93,9 @@ arm reads the lexical view once the lexical arm has caught it up."""
 _SEEDING = (Arm.LEXICAL, Arm.STRUCTURED, Arm.SEMANTIC)
 """The arms whose hits the graph arm may seed from."""
 
-Fetch = Callable[[list[int], list[int]], Mapping[int, C]]
+Fetch = Callable[[list[int], list[int]], Fetched[C]]
 """Fetches the arms' hits and the graph arm's expansion from its seeds (creation seqs)
-through the hard filters: seq → candidate. One recall fetches in up to three parts at
+through the hard filters and the sensitivity ceiling. One recall fetches in up to three parts at
 once: the lexical hits (while the semantic arm still embeds the query), the other arms'
 hits, and what the seeds reach."""
 
@@ -107,6 +110,8 @@ class _Gathered(Generic[C]):
     """The scoring arms' score of each id they ranked."""
     blocked: int
     """Offered hits the hard filters removed."""
+    withheld: int
+    """Nodes that passed the hard filters but lie above the sensitivity ceiling."""
     timings_ms: dict[str, float]
 
 
@@ -118,6 +123,8 @@ class _Rendered:
     project: str | None
     dropped: int
     blocked: int
+    withheld: int
+    flagged: int
     rendered: str
     rendered_sha256: str
     trace_id: str
@@ -240,7 +247,7 @@ class RecallEngine:
         """Runs the arms, applies the hard filters once and ranks each arm's list."""
         arms = self._arms(surface, request)
         offered: dict[Arm, list[int]] = {}
-        fetching: list[Future[Mapping[int, C]]] = []
+        fetching: list[Future[Fetched[C]]] = []
         for arm in _OFFER_ORDER:
             if arm in arms:
                 offered[arm] = arms[arm].offer({})
@@ -254,11 +261,13 @@ class RecallEngine:
         )
         if rest:
             fetching.append(self._arm_pool.submit(fetch, sorted(rest), []))
-        reached = fetch([], seeds) if seeds else {}  # beside the other hits' fetch
+        parts = [fetch([], seeds)] if seeds else []  # beside the other hits' fetch
+        parts = [part.result() for part in fetching] + parts
         found: dict[int, C] = {}
-        for part in fetching:
-            found.update(part.result())
-        found.update(reached)  # a hit the seeds reached too: with how they reached it
+        withheld: set[int] = set()
+        for part in parts:  # the seeds' part last: a hit they reached keeps how
+            found.update(part.candidates)
+            withheld |= part.withheld
         timings = {"candidates": (time.perf_counter() - started) * 1000}
         ranked: dict[str, list[str]] = {}
         scores: dict[str, dict[str, float]] = {}
@@ -273,8 +282,10 @@ class RecallEngine:
                     scores[arm.value] = by_seq
         for each in arms.values():
             timings.update(each.timings_ms)
-        blocked = sum(len({seq for seq in seqs if seq not in found}) for seqs in offered.values())
-        return _Gathered({c.id: c for c in found.values()}, ranked, scores, blocked, timings)
+        gone = {seq for seqs in offered.values() for seq in seqs} - found.keys() - withheld
+        return _Gathered(
+            {c.id: c for c in found.values()}, ranked, scores, len(gone), len(withheld), timings
+        )
 
     def _fetch_beliefs(self, request: RecallQuery) -> Fetch[BeliefCandidate]:
         return lambda seqs, seeds: store.belief_candidates(
@@ -287,6 +298,7 @@ class RecallEngine:
             types=request.types,
             as_of=request.as_of,
             project=request.project,
+            ceiling=request.ceiling,
         )
 
     def _fetch_episodes(self, request: RecallQuery) -> Fetch[EpisodeCandidate]:
@@ -299,6 +311,7 @@ class RecallEngine:
             entities=ENTITY_REACH,
             as_of=request.as_of,
             project=request.project,
+            ceiling=request.ceiling,
         )
 
     # --- the surfaces -----------------------------------------------------------
@@ -351,6 +364,7 @@ class RecallEngine:
             rendered,
             len(fused) - len(items),
             gathered.blocked,
+            gathered.withheld,
             arm_ranks,
             timings,
         )
@@ -363,16 +377,7 @@ class RecallEngine:
         episodes = gathered.candidates
         fused, arm_ranks = fuse(gathered.ranked, gathered.scores)
         items = [
-            EpisodeHit(
-                id=episode_id,
-                title=episodes[episode_id].title,
-                text=episodes[episode_id].text,
-                project=episodes[episode_id].project,
-                kind=episodes[episode_id].kind,
-                outcome=episodes[episode_id].outcome,
-                arm_ranks=arm_ranks.get(episode_id, {}),
-                score=round(fused[episode_id], 8),
-            )
+            _hit(episodes[episode_id], arm_ranks.get(episode_id, {}), fused[episode_id])
             for episode_id in by_score(fused)[: request.k]
         ]
         rendered = render_episodes(request.query, request.project, items)
@@ -384,12 +389,18 @@ class RecallEngine:
             rendered,
             len(fused) - len(items),
             gathered.blocked,
+            gathered.withheld,
             arm_ranks,
             timings,
         )
         return EpisodeSearchResult(items=items, **asdict(shared))
 
-    def snapshot(self, project: str, profile: SnapshotProfile | str) -> RecallResult:
+    def snapshot(
+        self,
+        project: str,
+        profile: SnapshotProfile | str,
+        ceiling: Sensitivity = Sensitivity.CONFIDENTIAL,
+    ) -> RecallResult:
         """What to load at the start of a session in ``project`` (design §5.8).
 
         Raises:
@@ -401,9 +412,10 @@ class RecallEngine:
         chosen_profile = SnapshotProfile(profile)
         started = time.perf_counter()
         item_cap, token_cap = snapshots.SNAPSHOT_PROFILES[chosen_profile]
-        beliefs = store.snapshot_candidates(
-            self.db, self.principal, project, snapshots.SNAPSHOT_POOL
+        fetched = store.snapshot_candidates(
+            self.db, self.principal, project, snapshots.SNAPSHOT_POOL, ceiling
         )
+        beliefs = list(fetched.candidates.values())
         anchors = self._anchors(beliefs, project)
         weighted = [
             snapshots.Weighted(
@@ -427,10 +439,12 @@ class RecallEngine:
             token_cap,
         )
         rendered = render_beliefs(query, project, items, [])
-        request = RecallQuery(query=query, project=project, k=item_cap)
+        request = RecallQuery(query=query, project=project, k=item_cap, ceiling=ceiling)
         timings = {"total": (time.perf_counter() - started) * 1000}
+        dropped = len(weighted) - len(items)
+        withheld = len(fetched.withheld)
         shared = self._traced(
-            "snapshot", request, items, rendered, len(weighted) - len(items), 0, {}, timings
+            "snapshot", request, items, rendered, dropped, 0, withheld, {}, timings
         )
         return RecallResult(items=items, conflicts=[], **asdict(shared))
 
@@ -450,10 +464,12 @@ class RecallEngine:
         rendered: str,
         dropped: int,
         blocked: int,
+        withheld: int,
         arm_ranks: Mapping[str, Mapping[str, int]],
         timings_ms: Mapping[str, float],
     ) -> _Rendered:
         """Records the call's :RecallTrace (in the background)."""
+        flagged = sum(1 for item in items if item.flagged is not None)
         trace = TraceRecord(
             id=new_id(),
             surface=surface,
@@ -467,6 +483,8 @@ class RecallEngine:
             bands=[item.confidence_band if isinstance(item, RecallItem) else "" for item in items],
             dropped=dropped,
             blocked=blocked,
+            withheld=withheld,
+            flagged=flagged,
             rendered_sha256=sha256_of(rendered),
             at=datetime.now(UTC),
             operator_arm_ranks=json.dumps(
@@ -476,6 +494,10 @@ class RecallEngine:
                 {name: round(ms, 3) for name, ms in sorted(timings_ms.items())}
             ),
             operator_policy_version=POLICY_VERSION,
+            # A live belief recall that returned nothing is a miss (design §11).
+            miss_subject=query_subject(request.query)
+            if surface == "belief" and not items and request.as_of is None
+            else None,
         )
         self._traces.submit(trace)
         return _Rendered(
@@ -483,6 +505,8 @@ class RecallEngine:
             project=request.project,
             dropped=dropped,
             blocked=blocked,
+            withheld=withheld,
+            flagged=flagged,
             rendered=rendered,
             rendered_sha256=trace.rendered_sha256,
             trace_id=trace.id,
@@ -496,9 +520,11 @@ def _scope_weight(project: str | None, belief: BeliefCandidate) -> float:
 def _item(
     belief: BeliefCandidate, anchor: AnchorStatus, arm_ranks: Mapping[str, int], score: float
 ) -> RecallItem:
+    flagged = screen(belief.statement)
     return RecallItem(
         id=belief.id,
-        statement=belief.statement,
+        statement=belief.statement if flagged is None else placeholder(flagged),
+        flagged=flagged,
         type=belief.type,
         confidence_band=confidence_band(belief.confidence),
         project=belief.project,
@@ -509,4 +535,19 @@ def _item(
         evidence=sorted(belief.evidence),
         arm_ranks=dict(arm_ranks),
         score=round(score, 8),
+    )
+
+
+def _hit(episode: EpisodeCandidate, arm_ranks: Mapping[str, int], score: float) -> EpisodeHit:
+    flagged = screen(f"{episode.title}\n{episode.text or ''}")
+    return EpisodeHit(
+        id=episode.id,
+        title=episode.title if flagged is None else placeholder(flagged),
+        text=episode.text if flagged is None else None,
+        project=episode.project,
+        kind=episode.kind,
+        outcome=episode.outcome,
+        arm_ranks=dict(arm_ranks),
+        score=round(score, 8),
+        flagged=flagged,
     )

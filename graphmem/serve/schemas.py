@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from graphmem.models import (
+    MAX_CITED_ITEMS,
     AnchorChange,
     AnchorStatus,
     Arm,
@@ -21,12 +22,14 @@ from graphmem.models import (
     BeliefChanges,
     Change,
     ChangeKind,
+    CitationResult,
     CodePath,
     Conflict,
     ConsolidationResult,
     CorrectionKind,
     CorrectionResult,
     EpisodeSearchResult,
+    FormationHint,
     FormationPolicy,
     Id,
     Name,
@@ -37,6 +40,7 @@ from graphmem.models import (
     Reason,
     RecallQuery,
     RecallResult,
+    Sensitivity,
     SnapshotProfile,
     Statement,
 )
@@ -77,6 +81,8 @@ class RecallArguments(RecallQuery):
     ]
     all_projects: StrictBool = False
     """Weigh every project alike instead of the given (or default) project."""
+    ceiling: Sensitivity | None = None  # type: ignore[assignment]
+    """The most sensitive memory to show; the server's ceiling when left out."""
 
 
 class SearchEpisodesArguments(_Arguments):
@@ -96,6 +102,8 @@ class SearchEpisodesArguments(_Arguments):
         Arm.GRAPH,
         Arm.TIME,
     ]
+    ceiling: Sensitivity | None = None
+    """The most sensitive memory to show; the server's ceiling when left out."""
 
 
 class SnapshotArguments(_Arguments):
@@ -103,6 +111,8 @@ class SnapshotArguments(_Arguments):
 
     project: Name | None = None
     profile: SnapshotProfile = SnapshotProfile.INTERACTIVE
+    ceiling: Sensitivity | None = None
+    """The most sensitive memory to show; the server's ceiling when left out."""
 
 
 class SupersedeArguments(_Arguments):
@@ -185,6 +195,23 @@ class ChangesArguments(_Arguments):
     limit: Limit = 100
 
 
+class CiteArguments(_Arguments):
+    """``cite``: which items of a recall the agent used."""
+
+    trace_id: Id
+    """The ``trace_id`` of the recall (or search, or snapshot) the items came from."""
+    item_ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_CITED_ITEMS)]
+    """The ids of the items it returned that were used."""
+
+
+class HintsArguments(_Arguments):
+    """``hints``: the subjects recall kept missing on, queued for formation."""
+
+    include_consumed: StrictBool = False
+    """Also the consumed hints that have not expired."""
+    limit: Limit = 100
+
+
 # --- structured results -------------------------------------------------------------
 
 
@@ -248,6 +275,10 @@ class Recalled(_Result):
     rendered_sha256: str
     dropped: int
     blocked: int
+    withheld: int = 0
+    """Candidates above the ceiling: never shown."""
+    flagged: int = 0
+    """Items shown as ``[BLOCKED: reason]`` (the injection scan)."""
 
     @classmethod
     def of(cls, result: RecallResult | EpisodeSearchResult) -> Recalled:
@@ -262,6 +293,8 @@ class Recalled(_Result):
             rendered_sha256=result.rendered_sha256,
             dropped=result.dropped,
             blocked=result.blocked,
+            withheld=result.withheld,
+            flagged=result.flagged,
         )
 
 
@@ -286,6 +319,12 @@ class ChangesFound(_Result):
     changes: list[Change]
 
 
+class HintsFound(_Result):
+    """What ``hints`` found: open ones first, most missed first."""
+
+    hints: list[FormationHint]
+
+
 RESULT_MODELS: dict[str, type[BaseModel]] = {
     "remember": EpisodeRecorded,
     "believe": BeliefStated,
@@ -301,5 +340,7 @@ RESULT_MODELS: dict[str, type[BaseModel]] = {
     "index_code": CodeIndexed,
     "overview": Overview,
     "changes": ChangesFound,
+    "cite": CitationResult,
+    "hints": HintsFound,
 }
 """The model of each tool's structured content (its ``outputSchema``)."""

@@ -38,13 +38,14 @@ WORKER_THREADS = 8
 """Client calls served at once; more wait their turn."""
 SNAPSHOT_URI = "graphmem://snapshot/{project}"
 _SNAPSHOT_URI = re.compile(r"^graphmem://snapshot/(?P<project>[^/?#]+)$")
-_READ_ONLY = frozenset({"recall", "search_episodes", "snapshot", "anchor_status"})
+_READ_ONLY = frozenset({"recall", "search_episodes", "snapshot", "anchor_status", "hints"})
 _DESTRUCTIVE = frozenset({"forget"})
 _INSTRUCTIONS = (
     "graphmem is this agent's long-term memory. Call `snapshot` at the start of a "
     "session, `recall` before deciding something the past may answer, `remember` "
     "after finishing a piece of work, and `believe` for what you learned. Cite belief "
-    "ids from recalled text; `correct` or `retire` beliefs that turn out wrong."
+    "ids from recalled text, and call `cite` with the recall's trace id and the ids you "
+    "used; `correct` or `retire` beliefs that turn out wrong."
 )
 
 Context = ServerRequestContext[Any, Any]

@@ -17,8 +17,8 @@ from pydantic import BaseModel
 
 from graphmem.client import GraphMem
 from graphmem.errors import InvalidInput
-from graphmem.explore.text import change_line, overview_lines
-from graphmem.models import ConsolidationResult, CorrectionKind
+from graphmem.explore.text import change_line, citation_line, hint_line, overview_lines
+from graphmem.models import ConsolidationResult, CorrectionKind, Sensitivity
 from graphmem.serve import schemas
 
 
@@ -31,6 +31,9 @@ class Defaults:
     code_root: Path | None = None
     """Where ``index_code`` may read: the default root, and the only tree it may index
     (None: the tool is not offered)."""
+    ceiling: Sensitivity = Sensitivity.CONFIDENTIAL
+    """The most sensitive memory any call may see (``--ceiling``); a call may ask for
+    less, never more."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,19 @@ def _project(given: str | None, defaults: Defaults) -> str:
 
 def _scoped(given: str | None, all_projects: bool, defaults: Defaults) -> str | None:
     return None if all_projects else (given if given is not None else defaults.project)
+
+
+def _ceiling(asked: Sensitivity | None, defaults: Defaults) -> Sensitivity:
+    if asked is None:
+        return defaults.ceiling
+    if asked.rank > defaults.ceiling.rank:
+        raise InvalidInput(
+            f"ceiling: this server shows at most {defaults.ceiling.value} memory, "
+            f"not {asked.value}",
+            field="ceiling",
+            rule="server ceiling",
+        )
+    return asked
 
 
 def _consolidation_lines(result: ConsolidationResult) -> list[str]:
@@ -114,6 +130,7 @@ def recall(mem: GraphMem, args: schemas.RecallArguments, defaults: Defaults) -> 
         k=args.k,
         arms=args.arms,
         decay=args.decay,
+        ceiling=_ceiling(args.ceiling, defaults),
     )
     return ToolOutput(result.rendered, schemas.Recalled.of(result))
 
@@ -128,13 +145,16 @@ def search_episodes(
         as_of=args.as_of,
         k=args.k,
         arms=args.arms,
+        ceiling=_ceiling(args.ceiling, defaults),
     )
     return ToolOutput(result.rendered, schemas.Recalled.of(result))
 
 
 def snapshot(mem: GraphMem, args: schemas.SnapshotArguments, defaults: Defaults) -> ToolOutput:
     """The session-start snapshot of a project; the text is the rendered block."""
-    result = mem.snapshot(_project(args.project, defaults), args.profile)
+    result = mem.snapshot(
+        _project(args.project, defaults), args.profile, ceiling=_ceiling(args.ceiling, defaults)
+    )
     return ToolOutput(result.rendered, schemas.Recalled.of(result))
 
 
@@ -249,6 +269,19 @@ def changes(mem: GraphMem, args: schemas.ChangesArguments, defaults: Defaults) -
     return ToolOutput(text, schemas.ChangesFound(changes=found))
 
 
+def cite(mem: GraphMem, args: schemas.CiteArguments, defaults: Defaults) -> ToolOutput:
+    """Records which items of a recall were used."""
+    result = mem.cite(args.trace_id, args.item_ids)
+    return ToolOutput(citation_line(result), result)
+
+
+def hints(mem: GraphMem, args: schemas.HintsArguments, defaults: Defaults) -> ToolOutput:
+    """The subjects recall kept missing on."""
+    found = mem.hints(include_consumed=args.include_consumed, limit=args.limit)
+    text = "\n".join(hint_line(hint) for hint in found) or "no formation hints"
+    return ToolOutput(text, schemas.HintsFound(hints=found))
+
+
 @dataclass(frozen=True)
 class Tool:
     """One MCP tool: its name, what it is for, its arguments and what it runs."""
@@ -360,6 +393,21 @@ TOOLS: tuple[Tool, ...] = (
         "project, actor and ISO 8601 time. since: 7d, 12h, 2026-11-01 or a seq.",
         schemas.ChangesArguments,
         changes,
+    ),
+    Tool(
+        "cite",
+        "Say which items of a recall you actually used: pass the result's trace_id and "
+        "those item ids. It is recorded on the trace and keeps the beliefs from decaying "
+        "(never raises their confidence). Call it after using recalled beliefs.",
+        schemas.CiteArguments,
+        cite,
+    ),
+    Tool(
+        "hints",
+        "Subjects recall kept missing on (by default 3 misses within 7 days queue one), "
+        "waiting for formation to look for beliefs on them; consolidation consumes them.",
+        schemas.HintsArguments,
+        hints,
     ),
     Tool(
         "index_code",

@@ -37,6 +37,7 @@ from graphmem.store.writes import (
     existing_keys,
     write_idempotent,
 )
+from graphmem.trust.sensitivity import DEFAULT_SENSITIVITY, effective
 from graphmem.validation import parse
 
 
@@ -66,6 +67,7 @@ def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
         origins=pending.origins,
         anchor_key=pending.anchor_key,
         anchor_hash=pending.anchor_hash,
+        sensitivity=effective(belief.sensitivity, [belief.statement, belief.subject or ""]),
         **pending.extra,
     )
     evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
@@ -172,6 +174,7 @@ def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:
         "anchor_unverifiable": changes.anchor_unverifiable,
         "evidence": changes.evidence,
         "idempotency_key": changes.idempotency_key,
+        "sensitivity": old.get("sensitivity") or DEFAULT_SENSITIVITY,  # never lowered
     }
     return parse(NewBelief, fields)
 

@@ -95,6 +95,20 @@ def bolt_answers(uri: str, user: str, password: str) -> bool:
         return False
 
 
+def pages_by_seq(
+    db: Database, query: str, principal: str, limit: int
+) -> Iterator[list[neo4j.Record]]:
+    """The principal's nodes a paged query reads, ``limit`` at a time, by creation seq.
+
+    ``query`` takes ``$principal``, ``$after`` and ``$limit`` and returns rows with a
+    ``seq``, oldest first; each page starts after the last seq of the one before.
+    """
+    after = 0
+    while page := db.read(query, principal=principal, after=after, limit=limit):
+        yield page
+        after = int(page[-1]["seq"])
+
+
 def run(tx: ManagedTransaction, query: str, /, **params: Any) -> list[neo4j.Record]:
     """Runs the named query inside a transaction and returns all its records."""
     return list(tx.run(cypher(query), params))

@@ -14,7 +14,7 @@ from functools import partial
 from neo4j import ManagedTransaction
 
 from graphmem.entities.mentions import MentionRow, belief_mentions, episode_mentions
-from graphmem.store.database import Database, run
+from graphmem.store.database import Database, pages_by_seq, run
 
 PAGE = 1_000
 """Nodes read and relinked per transaction."""
@@ -39,12 +39,8 @@ def relink_entities(
     Returns:
         How many nodes were relinked.
     """
-    after = 0
     done = 0
-    while True:
-        page = db.read("entity/sources", principal=principal, after=after, limit=PAGE)
-        if not page:
-            return done
+    for page in pages_by_seq(db, "entity/sources", principal, PAGE):
         rows: list[dict[str, str | list[MentionRow]]] = [
             {
                 "id": record["id"],
@@ -55,6 +51,6 @@ def relink_entities(
             for record in page
         ]
         db.write(partial(_relink, principal=principal, rows=rows))
-        after = int(page[-1]["seq"])
         done += len(rows)
         progress(len(rows))
+    return done

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Generic, TypeVar
 
 from graphmem.models import (
     Authority,
@@ -21,6 +22,7 @@ from graphmem.models import (
     Scope,
 )
 from graphmem.store.database import Database, Record
+from graphmem.trust.sensitivity import Sensitivity, levels_up_to
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,19 @@ class BeliefCandidate:
     conflicts: tuple[str, ...]
     """The ids of the beliefs it is linked ``CONFLICTS_WITH``."""
     reached: tuple[Reach, ...] = ()
+
+
+C = TypeVar("C")
+
+
+@dataclass(frozen=True)
+class Fetched(Generic[C]):
+    """What one candidates round trip found, by creation seq."""
+
+    candidates: dict[int, C]
+    """The nodes that passed the hard filters and the sensitivity ceiling."""
+    withheld: frozenset[int]
+    """The nodes that passed the hard filters but lie above the ceiling (seqs only)."""
 
 
 @dataclass(frozen=True)
@@ -169,7 +184,8 @@ def belief_candidates(
     types: Sequence[BeliefType] | None,
     as_of: datetime | None,
     project: str | None,
-) -> dict[int, BeliefCandidate]:
+    ceiling: Sensitivity,
+) -> Fetched[BeliefCandidate]:
     """The hits and the seeds' graph neighbours that pass the hard filters, by seq.
 
     Args:
@@ -183,6 +199,7 @@ def belief_candidates(
         as_of: Read as of then (None: live beliefs now).
         project: The project asked about (a local belief stays in its own; a "not
             here" correction keeps one out).
+        ceiling: The most sensitive level the call may see.
     """
     records = db.read(
         "recall/belief_candidates",
@@ -198,9 +215,13 @@ def belief_candidates(
         as_of=as_of,
         now=datetime.now(UTC),
         project=project,
+        levels=levels_up_to(ceiling),
     )
-    candidates = (_belief(record) for record in records)
-    return {candidate.seq: candidate for candidate in candidates}
+    shown = [record for record in records if record["belief"] is not None]
+    return Fetched(
+        {candidate.seq: candidate for candidate in map(_belief, shown)},
+        _withheld(records, "belief"),
+    )
 
 
 def episode_candidates(
@@ -213,11 +234,12 @@ def episode_candidates(
     entities: EntityReach,
     as_of: datetime | None,
     project: str | None,
-) -> dict[int, EpisodeCandidate]:
+    ceiling: Sensitivity,
+) -> Fetched[EpisodeCandidate]:
     """The hits and what the seeds reach, by seq.
 
     Their session neighbours (``width`` either side) and the episodes they share rare
-    entities with (``entities``).
+    entities with (``entities``); those above ``ceiling`` as seqs only.
     """
     records = db.read(
         "recall/episode_candidates",
@@ -232,10 +254,13 @@ def episode_candidates(
         min_mentions=entities.min_mentions,
         as_of=as_of,
         project=project,
+        levels=levels_up_to(ceiling),
     )
     found: dict[int, EpisodeCandidate] = {}
     for record in records:
         props = record["episode"]
+        if props is None:
+            continue
         found[props["seq"]] = EpisodeCandidate(
             id=props["id"],
             seq=props["seq"],
@@ -246,7 +271,11 @@ def episode_candidates(
             outcome=Outcome(props["outcome"]),
             reached=_reached(record["reached"]),
         )
-    return found
+    return Fetched(found, _withheld(records, "episode"))
+
+
+def _withheld(records: Sequence[Record], key: str) -> frozenset[int]:
+    return frozenset(int(record["seq"]) for record in records if record[key] is None)
 
 
 def newest_seq(db: Database, principal: str, as_of: datetime | None) -> int:
@@ -256,11 +285,12 @@ def newest_seq(db: Database, principal: str, as_of: datetime | None) -> int:
 
 
 def snapshot_candidates(
-    db: Database, principal: str, project: str, limit: int
-) -> list[BeliefCandidate]:
+    db: Database, principal: str, project: str, limit: int, ceiling: Sensitivity
+) -> Fetched[BeliefCandidate]:
     """The newest ``limit`` live beliefs a session start in ``project`` may show.
 
-    Its own, principal scope, and other projects' beliefs that may travel there.
+    Its own, principal scope, and other projects' beliefs that may travel there;
+    those above ``ceiling`` as seqs only.
     """
     records = db.read(
         "recall/snapshot_candidates",
@@ -268,5 +298,10 @@ def snapshot_candidates(
         project=project,
         now=datetime.now(UTC),
         limit=limit,
+        levels=levels_up_to(ceiling),
     )
-    return [_belief(record) for record in records]
+    shown = [record for record in records if record["belief"] is not None]
+    return Fetched(
+        {candidate.seq: candidate for candidate in map(_belief, shown)},
+        _withheld(records, "belief"),
+    )

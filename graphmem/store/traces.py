@@ -6,6 +6,11 @@ writer waits up to ``BATCH_SECONDS`` for more traces and writes them all in one
 on a 2-core machine where Neo4j, the embedder and the caller share the CPU.
 :meth:`TraceWriter.flush` (and so ``GraphMem.get_trace`` and ``close``) waits until
 every trace handed over so far is written.
+
+The same transaction counts the batch's misses (design §11): a trace whose recall
+returned nothing carries ``miss_subject``, and enough misses on one subject within
+the window queue one ``:FormationHint`` (``hint/queue``). Citations (:func:`cite`) and
+the retention sweep (:func:`sweep_operator_fields`) write traces afterwards.
 """
 
 from __future__ import annotations
@@ -13,11 +18,18 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 
-from graphmem.errors import ClientClosed
+from neo4j import ManagedTransaction
+
+from graphmem.errors import ClientClosed, InvalidInput, NotFound
+from graphmem.models import CitationResult
+from graphmem.settings import FeedbackSettings, resolve_feedback
 from graphmem.store.database import Database, Value, plain, run
+from graphmem.store.ids import new_id
 
 BATCH_SECONDS = 0.25
 """How long the writer gathers traces before it commits them."""
@@ -27,6 +39,10 @@ BATCH_MAX = 200
 
 OPERATOR_PREFIX = "operator_"
 """Fields a user view leaves out: how the answer was ranked, not what it was."""
+OPERATOR_EXPIRED = "operator_expired_at"
+"""Set when the retention sweep removed a trace's operator fields: when it did."""
+SWEEP_BATCH = 10_000
+"""Traces one sweep transaction strips."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,10 @@ class TraceRecord:
     bands: list[str]
     dropped: int
     blocked: int
+    withheld: int
+    """Candidates above the sensitivity ceiling (never shown)."""
+    flagged: int
+    """Items the injection scan showed as ``[BLOCKED: reason]``."""
     rendered_sha256: str
     at: datetime
     operator_arm_ranks: str
@@ -52,9 +72,18 @@ class TraceRecord:
     operator_latency_ms: str
     """JSON: stage → milliseconds."""
     operator_policy_version: str
+    miss_subject: str | None = None
+    """Set when the recall counts as a miss (see ``GraphMem.hints``): the query's
+    subject in normal form."""
 
 
-_TRACE_FIELDS = frozenset(field.name for field in fields(TraceRecord))
+OPERATOR_FIELDS = tuple(f.name for f in fields(TraceRecord) if f.name.startswith(OPERATOR_PREFIX))
+"""What the retention sweep removes (``trace/sweep`` names each one)."""
+CITATION_FIELDS = ("cited_ids", "cited_at")
+"""User fields a citation adds to a trace."""
+_TRACE_FIELDS = frozenset(
+    [*(field.name for field in fields(TraceRecord)), *CITATION_FIELDS, OPERATOR_EXPIRED]
+)
 
 
 def get_trace(db: Database, principal: str, trace_id: str) -> dict[str, Value] | None:
@@ -66,12 +95,132 @@ def get_trace(db: Database, principal: str, trace_id: str) -> dict[str, Value] |
     return {key: value for key, value in stored.items() if key in _TRACE_FIELDS}
 
 
-class TraceWriter:
-    """One principal's background trace writer."""
+def cite(
+    db: Database, principal: str, trace_id: str, item_ids: Sequence[str], now: datetime
+) -> CitationResult:
+    """Records that the items ``item_ids`` of a trace were used (one transaction).
 
-    def __init__(self, db: Database, principal: str) -> None:
+    The trace is locked, the ids are checked against what it returned, the new ones
+    are added to its ``cited_ids``, and the beliefs from the top of the trace down to
+    the lowest newly cited one get ``cited_seq`` = the principal's newest generation
+    (never lowered). Citing what was cited before writes nothing.
+
+    Raises:
+        NotFound: No such trace for this principal.
+        InvalidInput: An id was not returned by that trace (``details.ids`` lists them).
+    """
+    wanted = set(item_ids)
+
+    def work(tx: ManagedTransaction) -> CitationResult:
+        records = run(tx, "trace/lock", principal=principal, id=trace_id)
+        if not records:
+            raise NotFound(
+                f"trace {trace_id} does not exist for this principal",
+                field="trace_id",
+                rule="exists",
+            )
+        stored = plain(records[0]["trace"])
+        returned = [str(i) for i in _as_list(stored.get("item_ids"))]
+        shown = set(returned)
+        foreign = [i for i in item_ids if i not in shown]
+        if foreign:
+            raise InvalidInput(
+                f"item_ids: {', '.join(foreign)} {'was' if len(foreign) == 1 else 'were'} "
+                f"not returned by trace {trace_id}; cite only the ids that recall showed",
+                field="item_ids",
+                rule="returned",
+                ids=foreign,
+            )
+        before = {str(i) for i in _as_list(stored.get("cited_ids"))}
+        added = [i for i in returned if i in wanted and i not in before]
+        cited = [i for i in returned if i in wanted or i in before]
+        if not added:
+            return CitationResult(trace_id=trace_id, cited=cited, added=[], refreshed=[])
+        lowest = max(returned.index(i) for i in added)
+        refresh = returned[: lowest + 1] if stored.get("surface") != "episode" else []
+        newest = run(tx, "recall/newest_seq", principal=principal, as_of=None)
+        seq = int(newest[0]["seq"]) if newest else 0
+        written = run(
+            tx,
+            "trace/cite",
+            principal=principal,
+            id=trace_id,
+            cited=cited,
+            refresh=refresh,
+            seq=seq,
+            now=now,
+        )
+        refreshed = set(written[0]["refreshed"]) if written else set()
+        return CitationResult(
+            trace_id=trace_id,
+            cited=cited,
+            added=added,
+            refreshed=[i for i in refresh if i in refreshed],
+            cited_seq=seq if refreshed else None,
+        )
+
+    return db.write(work)
+
+
+def _as_list(value: Value | None) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
+def sweep_operator_fields(db: Database, principal: str, cutoff: datetime, now: datetime) -> int:
+    """Removes the operator fields of the principal's traces recorded before ``cutoff``.
+
+    User fields stay; ``operator_expired_at`` records when. Runs in transactions of
+    ``SWEEP_BATCH`` traces; returns how many traces it stripped.
+    """
+    total = 0
+    while True:
+        swept = db.write(
+            lambda tx: int(
+                run(
+                    tx,
+                    "trace/sweep",
+                    principal=principal,
+                    cutoff=cutoff,
+                    now=now,
+                    limit=SWEEP_BATCH,
+                )[0]["swept"]
+            )
+        )
+        total += swept
+        if swept < SWEEP_BATCH:
+            return total
+
+
+def miss_rows(batch: Sequence[TraceRecord]) -> list[dict[str, Any]]:
+    """One row per missed subject of a batch: its count and the query last asked."""
+    rows: dict[str, dict[str, Any]] = {}
+    for trace in batch:
+        if trace.miss_subject is None:
+            continue
+        row = rows.setdefault(
+            trace.miss_subject, {"subject": trace.miss_subject, "count": 0, "id": new_id()}
+        )
+        row["count"] += 1
+        row["query"] = trace.query
+    return list(rows.values())
+
+
+class TraceWriter:
+    """One principal's background trace writer.
+
+    Args:
+        db: The database.
+        principal: Whose traces.
+        feedback: When misses queue a formation hint (default: the environment's
+            settings, see :func:`graphmem.settings.resolve_feedback`).
+    """
+
+    def __init__(
+        self, db: Database, principal: str, feedback: FeedbackSettings | None = None
+    ) -> None:
         self._db = db
         self._principal = principal
+        self._feedback = feedback if feedback is not None else resolve_feedback()
         self._queue: queue.Queue[TraceRecord | threading.Event] = queue.Queue()
         self._failure: BaseException | None = None
         self._failure_lock = threading.Lock()
@@ -137,10 +286,26 @@ class TraceWriter:
 
     def _write(self, batch: list[TraceRecord]) -> None:
         rows = [asdict(trace) for trace in batch]
+        misses = miss_rows(batch)
+        now = datetime.now(UTC)
+        settings = self._feedback
+
+        def work(tx: ManagedTransaction) -> None:
+            run(tx, "trace/write", principal=self._principal, traces=rows)
+            if misses:
+                run(
+                    tx,
+                    "hint/queue",
+                    principal=self._principal,
+                    subjects=misses,
+                    now=now,
+                    since=now - settings.hint_window,
+                    expires_at=now + settings.hint_ttl,
+                    threshold=settings.hint_misses,
+                )
+
         try:
-            self._db.write(
-                lambda tx: run(tx, "trace/write", principal=self._principal, traces=rows)
-            )
+            self._db.write(work)
         except BaseException as error:  # surfaced by the next flush()
             with self._failure_lock:
                 if self._failure is None:

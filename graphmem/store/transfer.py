@@ -106,12 +106,18 @@ def _node(record: Record, link: str | None = None) -> NodeRow:
     )
 
 
-def read_memory(db: Database, principal: str, project: str | None) -> MemoryRows:
+def read_memory(
+    db: Database, principal: str, project: str | None, include_secret: bool = False
+) -> tuple[MemoryRows, int]:
     """Every durable node and link of ``principal`` (of ``project`` when given).
 
     With a project, links and events are kept only when every node they name is
     exported too; tombstones (digests only) are all kept, as they hold for every
-    project.
+    project. Without ``include_secret`` the secret episodes and beliefs are left out,
+    with their links, events and the formation rejections that came of them.
+
+    Returns:
+        The rows, and how many secret nodes were left out.
     """
     args = {"principal": principal, "project": project}
     owner = db.read("transfer/principal", principal=principal)
@@ -120,8 +126,15 @@ def read_memory(db: Database, principal: str, project: str | None) -> MemoryRows
         ProjectRow(str(r["name"]), {k: v for k, v in _props(r).items() if k != "name"})
         for r in db.read("transfer/projects", **args)
     ]
-    rows.episodes = [_node(r, r["parent"]) for r in db.read("transfer/episodes", **args)]
-    rows.beliefs = [_node(r) for r in db.read("transfer/beliefs", **args)]
+    episodes = [_node(r, r["parent"]) for r in db.read("transfer/episodes", **args)]
+    beliefs = [_node(r) for r in db.read("transfer/beliefs", **args)]
+    secret = {
+        row.id
+        for row in episodes + beliefs
+        if not include_secret and row.props.get("sensitivity") == "secret"
+    }
+    rows.episodes = [row for row in episodes if row.id not in secret]
+    rows.beliefs = [row for row in beliefs if row.id not in secret]
     exported = {row.id for row in rows.episodes} | {row.id for row in rows.beliefs}
     rows.links = [
         LinkRow(r["kind"], str(r["source"]), str(r["target"]), _props(r))
@@ -132,11 +145,14 @@ def read_memory(db: Database, principal: str, project: str | None) -> MemoryRows
         _node(r, r["belief"])
         for r in db.read("transfer/rejections", principal=principal)
         if project is None or r["belief"] in exported or r["props"].get("project") == project
+        if r["belief"] not in secret and r["props"].get("episode_id") not in secret
     ]
     rows.tombstones = [_node(r) for r in db.read("transfer/tombstones", principal=principal)]
     for record in db.read("transfer/events", principal=principal):
         props = _props(record)
         about = record["about"]
+        if about in secret or props.get("episode_id") in secret:
+            continue
         if project is not None and about not in exported:
             # Not about an exported node: kept only when it is about nothing and
             # names the project or an exported episode.
@@ -144,7 +160,7 @@ def read_memory(db: Database, principal: str, project: str | None) -> MemoryRows
             if about is not None or not names_it:
                 continue
         rows.events.append(EventRow(int(record["seq"]), props, about, record["about_kind"]))
-    return rows
+    return rows, len(secret)
 
 
 @dataclass(frozen=True)

@@ -144,9 +144,14 @@ def export_lines(
     return [dump_line(header)] + [dump_line(record) for record in records], counts
 
 
-def export_memory(db: Database, principal: str, project: str | None, out: IO[str]) -> ExportSummary:
-    """Writes ``principal``'s memory (of ``project``, or all) to ``out``."""
-    rows = transfer_store.read_memory(db, principal, project)
+def export_memory(
+    db: Database, principal: str, project: str | None, out: IO[str], include_secret: bool
+) -> ExportSummary:
+    """Writes ``principal``'s memory (of ``project``, or all) to ``out``.
+
+    Secret episodes and beliefs only with ``include_secret`` (else counted as withheld).
+    """
+    rows, withheld = transfer_store.read_memory(db, principal, project, include_secret)
     lines, counts = export_lines(principal, project, rows, metadata.version("graphmem"))
     digest = hashlib.sha256()
     for line in lines:
@@ -159,4 +164,5 @@ def export_memory(db: Database, principal: str, project: str | None, out: IO[str
         records=counts,
         lines=len(lines),
         sha256=digest.hexdigest(),
+        withheld=withheld,
     )

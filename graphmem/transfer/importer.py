@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from graphmem.errors import StateConflict
@@ -47,6 +47,7 @@ from graphmem.transfer.format import (
     problem,
 )
 from graphmem.transfer.summary import ImportSummary
+from graphmem.trust.sensitivity import effective, parse_sensitivity
 
 Progress = Callable[[int, int], None]
 
@@ -220,6 +221,32 @@ def _mapped(node_id: str | None, mapping: dict[str, str]) -> str | None:
     return None if node_id is None else mapping[node_id]
 
 
+_EPISODE_TEXTS = (
+    "title",
+    "text",
+    "observations",
+    "inferences",
+    "decisions",
+    "failed_attempts",
+    "unresolved",
+)
+_BELIEF_TEXTS = ("statement", "subject")
+
+
+def _leveled(props: Props, texts: Sequence[str]) -> Props:
+    """An imported node's props with its sensitivity level set.
+
+    As exported (internal for a file from before levels existed), raised to secret
+    when its text holds one, like any write.
+    """
+    declared = parse_sensitivity(str(props.get("sensitivity") or "internal"), "sensitivity")
+    words: list[str] = []
+    for name in texts:
+        value = props.get(name)
+        words += [str(v) for v in value] if isinstance(value, list) else [str(value or "")]
+    return {**props, "sensitivity": effective(declared, words).value}
+
+
 def build_rows(parsed: ParsedExport, mapping: dict[str, str], base: int) -> MemoryRows:
     """The file's records as store rows: ids mapped, ranks made seqs after ``base``."""
     rows = MemoryRows(principal_props=decode_props(parsed.header.principal_props, 1))
@@ -228,11 +255,13 @@ def build_rows(parsed: ParsedExport, mapping: dict[str, str], base: int) -> Memo
         if isinstance(record, ProjectRecord):
             rows.projects.append(ProjectRow(record.name, props))
         elif isinstance(record, EpisodeRecord):
+            props = _leveled(props, _EPISODE_TEXTS)
             node = NodeRow(mapping[record.id], base + record.seq, props)
             rows.episodes.append(
                 NodeRow(node.id, node.seq, node.props, _mapped(record.parent, mapping))
             )
         elif isinstance(record, BeliefRecord):
+            props = _leveled(props, _BELIEF_TEXTS)
             rows.beliefs.append(NodeRow(mapping[record.id], base + record.seq, props))
         elif isinstance(record, LinkRecord):
             rows.links.append(

@@ -18,6 +18,8 @@ class ExportSummary(BaseModel):
     """Lines written, the header included."""
     sha256: str
     """The sha256 of the bytes written (UTF-8), to compare two exports."""
+    withheld: int = 0
+    """Secret episodes and beliefs left out (``include_secret`` keeps them)."""
 
 
 class ImportSummary(BaseModel):

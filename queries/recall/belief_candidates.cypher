@@ -2,7 +2,9 @@
 // seqs) and the graph arm's expansion from its seeds ($seeds), all through the hard
 // filters (design §5.1): principal; live (not superseded, not retired, valid now) or
 // valid and recorded at $as_of; a local belief only in its own project; not in a
-// project a "not here" correction excluded (`not_here`); optional types.
+// project a "not here" correction excluded (`not_here`); optional types. A candidate
+// above the call's sensitivity ceiling ($levels: the levels it may see) comes back as
+// its seq alone: nothing of it leaves the database.
 //
 // From each seed the graph arm reaches beliefs anchored to the same symbol (1 hop) or
 // to a symbol it CONTAINS or is contained by (2), sharing its subject (1), or derived
@@ -66,12 +68,14 @@ WHERE b.principal = $principal
     AND NOT $project IN b.origins
   )
   AND NOT ($project IS NOT NULL AND $project IN coalesce(b.not_here, []))
-RETURN b {
-  .id, .seq, .statement, .subject, .type, .confidence, .scope, .portability,
-  .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed, .cited_seq,
-  state: coalesce(b.retired_from, b.state)  // what a past (as_of) read weighs
-} AS belief,
+WITH b, reached, b.sensitivity IN $levels AS shown
+RETURN b.seq AS seq,
+  CASE WHEN shown THEN b {  // above the ceiling: its seq only, counted as withheld
+    .id, .seq, .statement, .subject, .type, .confidence, .scope, .portability,
+    .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed, .cited_seq,
+    state: coalesce(b.retired_from, b.state)  // what a past (as_of) read weighs
+  } END AS belief,
   reached,
-  [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] AS evidence,
-  [(b)-[:CONFLICTS_WITH]-(other:Belief) WHERE other.principal = $principal | other.id]
-    AS conflicts
+  CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END AS evidence,
+  CASE WHEN shown THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
+                        WHERE other.principal = $principal | other.id] END AS conflicts

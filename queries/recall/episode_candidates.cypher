@@ -1,6 +1,7 @@
 // Candidate episodes of one search, in one round trip: the arms' hits ($seqs, creation
 // seqs) and the graph arm's session adjacency from its seeds ($seeds), all through the
-// hard filters: one principal, optionally one project, happened by $as_of.
+// hard filters: one principal, optionally one project, happened by $as_of. One above
+// the sensitivity ceiling ($levels: the levels the call may see) returns its seq alone.
 //
 // From each seed the graph arm reaches its siblings under the same parent (PART_OF),
 // ordered by seq, within $width positions, and the episodes that mention an entity it
@@ -48,7 +49,8 @@ WITH e, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops, r
 WHERE e.principal = $principal
   AND ($project IS NULL OR e.project = $project)
   AND ($as_of IS NULL OR coalesce(e.started_at, e.recorded_at) <= $as_of)
-RETURN e {
-  .id, .seq, .project, .kind, .title, .text, .outcome, .trust, .started_at
-} AS episode,
+RETURN e.seq AS seq,
+  CASE WHEN e.sensitivity IN $levels THEN e {  // above the ceiling: its seq alone
+    .id, .seq, .project, .kind, .title, .text, .outcome, .trust, .started_at
+  } END AS episode,
   reached

@@ -1,6 +1,7 @@
 // Live beliefs that may be shown at the start of a session in $project: its own, the
 // principal-scope ones, and other projects' beliefs that may travel (not local, not
-// excluded from it by a "not here" correction).
+// excluded from it by a "not here" correction). One above the sensitivity ceiling
+// ($levels: the levels the call may see) returns its seq alone.
 MATCH (b:Belief)
 WHERE b.principal = $principal
   AND b.superseded_at IS NULL AND b.state <> 'retired'
@@ -10,10 +11,12 @@ WHERE b.principal = $principal
 WITH b
 ORDER BY b.seq DESC
 LIMIT $limit
-RETURN b {
-  .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
-  .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed
-} AS belief,
-  [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] AS evidence,
-  [(b)-[:CONFLICTS_WITH]-(other:Belief) WHERE other.principal = $principal | other.id]
-    AS conflicts
+RETURN b.seq AS seq,
+  CASE WHEN b.sensitivity IN $levels THEN b {
+    .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
+    .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed
+  } END AS belief,
+  CASE WHEN b.sensitivity IN $levels THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END
+    AS evidence,
+  CASE WHEN b.sensitivity IN $levels THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
+                        WHERE other.principal = $principal | other.id] END AS conflicts

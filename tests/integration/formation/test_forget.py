@@ -37,7 +37,10 @@ def test_forget_leaves_only_a_tombstone(make_memory: Callable[..., GraphMem], gr
     )
     writer.consolidate(untrusted)  # logs the held-back candidate, with its text
     belief = writer.believe(SECRET, project="ops", type="fact")
-    assert [i.id for i in reader.recall("staging root password").items] == [belief]
+    assert reader.recall("staging root password").items == []  # a secret: withheld
+    assert [i.id for i in reader.recall("staging root password", ceiling="secret").items] == [
+        belief
+    ]
     assert _text_anywhere(graph, writer.principal, "tangerine") == [
         "Belief",
         "Episode",
@@ -49,7 +52,7 @@ def test_forget_leaves_only_a_tombstone(make_memory: Callable[..., GraphMem], gr
     assert _text_anywhere(graph, writer.principal, "tangerine") == []  # the item went too
     assert writer.get_episode(untrusted).observations == []
     assert graph.count(writer.principal, "Tombstone") == 1
-    assert reader.recall("staging root password").items == []
+    assert reader.recall("staging root password", ceiling="secret").items == []
     for client in (writer, reader):  # both views dropped the vector
         view = client._recall.view("belief")
         assert view.index.ntotal == 0

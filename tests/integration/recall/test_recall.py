@@ -266,7 +266,7 @@ def test_cli_recall_search_trace(neo4j_env: dict[str, str]) -> None:
     result = runner.invoke(app, ["recall", "log format", "--project", "p", "--json"], env=neo4j_env)
     assert result.exit_code == 0, result.stderr
     shown = json.loads(result.stdout)
-    assert set(shown) == {"items", "conflicts", "trace_id"}
+    assert set(shown) == {"items", "conflicts", "withheld", "flagged", "trace_id"}
     assert shown["items"][0]["id"] == belief_id
     text = runner.invoke(app, ["recall", "log format", "--project", "p"], env=neo4j_env).stdout
     assert "Logs are JSON lines" in text and belief_id in text

@@ -24,6 +24,8 @@ CLIENT_TOOLS = {
     "index_code",
     "overview",
     "changes",
+    "cite",
+    "hints",
 }
 BELIEF_ID = "01a230d6-c141-7277-87f4-60f7710e9f0a"
 

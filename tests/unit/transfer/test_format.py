@@ -26,12 +26,24 @@ def rows() -> MemoryRows:
     return MemoryRows(
         principal_props={"created_at": AT},
         projects=[ProjectRow("billing", {"created_at": AT})],
-        episodes=[NodeRow(EPISODE, 100, {"project": "billing", "title": "t", "paths": []})],
+        episodes=[
+            NodeRow(
+                EPISODE,
+                100,
+                {"project": "billing", "title": "t", "paths": [], "sensitivity": "internal"},
+            )
+        ],
         beliefs=[
             NodeRow(
                 BELIEF,
                 250,
-                {"statement": "s", "origins": ["billing"], "confidence": 1.0, "cited_seq": 900},
+                {
+                    "statement": "s",
+                    "origins": ["billing"],
+                    "confidence": 1.0,
+                    "cited_seq": 900,
+                    "sensitivity": "internal",
+                },
             )
         ],
         links=[LinkRow("derived_from", BELIEF, EPISODE, {"role": "observation"})],

@@ -1,0 +1,53 @@
+"""The sensitivity back-fill of ``reindex``: stored text that holds a secret is raised.
+
+Writes set a node's level as it is created (``graphmem.trust.sensitivity``); this
+finds the secrets in what was written before, or under an older finder, in pages,
+each its own transaction. A level is only ever raised; running it again changes
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from neo4j import ManagedTransaction
+
+from graphmem.models import Sensitivity
+from graphmem.store.database import Database, pages_by_seq, run
+from graphmem.trust.secrets import holds_secret
+
+PAGE = 1_000
+"""Nodes read per page."""
+
+
+def _raise(tx: ManagedTransaction, principal: str, ids: list[str]) -> None:
+    run(tx, "sensitivity/raise", principal=principal, ids=ids)
+
+
+def raise_stored_secrets(
+    db: Database, principal: str, progress: Callable[[int], None] = lambda done: None
+) -> int:
+    """Raises to secret every episode and belief of ``principal`` whose text holds one.
+
+    Args:
+        db: The database.
+        principal: Whose memory.
+        progress: Called with how many nodes each page read.
+
+    Returns:
+        How many nodes were raised.
+    """
+    raised = 0
+    for page in pages_by_seq(db, "sensitivity/sources", principal, PAGE):
+        found = [
+            str(record["id"])
+            for record in page
+            if record["level"] != Sensitivity.SECRET
+            and any(holds_secret(str(text)) for text in record["texts"] or [])
+        ]
+        if found:
+            db.write(partial(_raise, principal=principal, ids=found))
+        raised += len(found)
+        progress(len(page))
+    return raised

@@ -1,0 +1,87 @@
+"""How sensitive an episode's or a belief's text is: four levels in a total order.
+
+``public < internal < confidential < secret``; a node is ``internal`` unless its writer
+says otherwise. Reads carry a ceiling and see only the levels at or below it
+(:func:`levels_up_to` gives the values for a Cypher ``IN $levels`` filter). A write whose
+text holds a secret (:func:`graphmem.trust.secrets.holds_secret`) is raised to
+``secret`` whatever it declared (:func:`effective`); nothing ever lowers a level.
+The levels themselves (:class:`~graphmem.models.Sensitivity`) live with the models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from graphmem.errors import InvalidInput
+from graphmem.models import DEFAULT_SENSITIVITY, Sensitivity
+from graphmem.trust.secrets import holds_secret
+
+_ORDER = tuple(Sensitivity)
+_ALLOWED_WORDS = "public, internal, confidential or secret (least to most sensitive)"
+_SHOWN_CHARS = 40
+"""At most this much of a bad value is repeated in the error message."""
+
+
+def parse_sensitivity(value: str, field: str) -> Sensitivity:
+    """Reads a level from its value, exactly as written (``"secret"``, not ``"Secret"``).
+
+    Args:
+        value: The level's value.
+        field: The input field it came from, named in the error.
+
+    Returns:
+        The level.
+
+    Raises:
+        InvalidInput: The value is not a level; ``details`` has ``field``,
+            ``rule="enum"`` and ``allowed`` (the values, least sensitive first).
+    """
+    try:
+        return Sensitivity(value)
+    except ValueError:
+        shown = repr(value)
+        if len(shown) > _SHOWN_CHARS:
+            shown = f"{shown[:_SHOWN_CHARS]}..."
+        raise InvalidInput(
+            f"{field}: {shown} is not a sensitivity level: use one of {_ALLOWED_WORDS}",
+            field=field,
+            rule="enum",
+            allowed=[level.value for level in _ORDER],
+        ) from None
+
+
+def levels_up_to(ceiling: Sensitivity) -> list[str]:
+    """The values of the levels at or below ``ceiling``, least sensitive first.
+
+    Args:
+        ceiling: The most sensitive level a read may see.
+
+    Returns:
+        For example ``["public", "internal"]`` for ``Sensitivity.INTERNAL``.
+    """
+    return [level.value for level in _ORDER[: ceiling.rank + 1]]
+
+
+def effective(declared: Sensitivity, texts: Iterable[str]) -> Sensitivity:
+    """The level a write is stored at: its declared level, or secret if a text holds one.
+
+    Args:
+        declared: The level the writer gave (or :data:`DEFAULT_SENSITIVITY`).
+        texts: The write's texts; scanning stops at the first secret, and no text is
+            scanned when ``declared`` is already secret.
+
+    Returns:
+        ``Sensitivity.SECRET`` when any text holds a secret, otherwise ``declared``.
+    """
+    if declared == Sensitivity.SECRET or any(holds_secret(text) for text in texts):
+        return Sensitivity.SECRET
+    return declared
+
+
+__all__ = [
+    "DEFAULT_SENSITIVITY",
+    "Sensitivity",
+    "effective",
+    "levels_up_to",
+    "parse_sensitivity",
+]
