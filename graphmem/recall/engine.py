@@ -40,7 +40,6 @@ from graphmem.recall.arms import (
     ENTITY_REACH,
     GraphArm,
     LexicalArm,
-    Reachable,
     RecallArm,
     SemanticArm,
     StructuredArm,
@@ -62,7 +61,7 @@ from graphmem.store import recall as store
 from graphmem.store.database import Database
 from graphmem.store.events import view_events
 from graphmem.store.ids import new_id
-from graphmem.store.recall import BeliefCandidate, EpisodeCandidate, Fetched
+from graphmem.store.recall import BeliefCandidate, EpisodeCandidate, Fetched, merged
 from graphmem.store.traces import TraceRecord, TraceWriter
 from graphmem.trust.sensitivity import Sensitivity
 from graphmem.vectors.cache import CachedEmbedder
@@ -76,7 +75,7 @@ from graphmem.vectors.views import (
     view_event_types,
 )
 
-C = TypeVar("C", bound=Reachable)
+C = TypeVar("C", BeliefCandidate, EpisodeCandidate)
 
 GRAPH_PER_SEED = 12
 """How many neighbours of each seed the graph arm fetches (beliefs)."""
@@ -111,7 +110,7 @@ class _Gathered(Generic[C]):
     blocked: int
     """Offered hits the hard filters removed."""
     withheld: int
-    """Nodes that passed the hard filters but lie above the sensitivity ceiling."""
+    """Hits that passed the hard filters but lie above the sensitivity ceiling."""
     timings_ms: dict[str, float]
 
 
@@ -248,43 +247,50 @@ class RecallEngine:
         arms = self._arms(surface, request)
         offered: dict[Arm, list[int]] = {}
         fetching: list[Future[Fetched[C]]] = []
+        early: list[int] = []  # the seeds of the lexical hits alone, expanded meanwhile
         for arm in _OFFER_ORDER:
             if arm in arms:
                 offered[arm] = arms[arm].offer({})
                 if arm is Arm.LEXICAL and offered[arm]:  # while the semantic arm embeds
-                    fetching.append(self._arm_pool.submit(fetch, sorted(set(offered[arm])), []))
+                    if Arm.GRAPH in arms:
+                        early = arms[Arm.GRAPH].offer({arm: offered[arm]})
+                    lexical = sorted(set(offered[arm]))
+                    fetching.append(self._arm_pool.submit(fetch, lexical, early))
         seeding = {arm: seqs for arm, seqs in offered.items() if arm in _SEEDING}
         seeds = arms[Arm.GRAPH].offer(seeding) if Arm.GRAPH in arms else []
         started = time.perf_counter()
-        rest = {seq for seqs in offered.values() for seq in seqs} - set(
-            offered.get(Arm.LEXICAL, [])
-        )
+        hits = {seq for seqs in offered.values() for seq in seqs}
+        rest = sorted(hits - set(offered.get(Arm.LEXICAL, [])))
+        late = [seed for seed in seeds if seed not in early]
         if rest:
-            fetching.append(self._arm_pool.submit(fetch, sorted(rest), []))
-        parts = [fetch([], seeds)] if seeds else []  # beside the other hits' fetch
-        parts = [part.result() for part in fetching] + parts
-        found: dict[int, C] = {}
-        withheld: set[int] = set()
-        for part in parts:  # the seeds' part last: a hit they reached keeps how
-            found.update(part.candidates)
-            withheld |= part.withheld
+            fetching.append(self._arm_pool.submit(fetch, rest, []))
+        parts = [fetch([], late)] if late else []  # beside the other hits' fetch
+        found = merged([part.result() for part in fetching] + parts)
         timings = {"candidates": (time.perf_counter() - started) * 1000}
         ranked: dict[str, list[str]] = {}
         scores: dict[str, dict[str, float]] = {}
-        for arm, hits in {**offered, Arm.GRAPH: seeds}.items():
+        candidates = found.candidates
+        for arm, arm_hits in {**offered, Arm.GRAPH: seeds}.items():
             if arm in arms and arm in request.arms:
-                ids = arms[arm].rank(hits, found)
+                ids = arms[arm].rank(arm_hits, candidates)
                 if ids:
                     ranked[arm.value] = ids
                 arm_scores = arms[arm].scores
                 if ids and arm_scores is not None:
-                    by_seq = {found[seq].id: arm_scores[seq] for seq in hits if seq in found}
-                    scores[arm.value] = by_seq
+                    scores[arm.value] = {
+                        candidates[seq].id: arm_scores[seq] for seq in arm_hits if seq in candidates
+                    }
         for each in arms.values():
             timings.update(each.timings_ms)
-        gone = {seq for seqs in offered.values() for seq in seqs} - found.keys() - withheld
+        withheld = hits & found.withheld
+        gone = hits - candidates.keys() - withheld
         return _Gathered(
-            {c.id: c for c in found.values()}, ranked, scores, len(gone), len(withheld), timings
+            {c.id: c for c in candidates.values()},
+            ranked,
+            scores,
+            len(gone),
+            len(withheld),
+            timings,
         )
 
     def _fetch_beliefs(self, request: RecallQuery) -> Fetch[BeliefCandidate]:
