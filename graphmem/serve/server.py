@@ -209,7 +209,10 @@ class MemoryServer:
             raise MCPError(types.INVALID_PARAMS, f"uri: no resource {uri}; use {SNAPSHOT_URI}")
         client = await self._client(ctx)
         try:
-            result = await self._in_thread(partial(client.snapshot, unquote(match["project"])))
+            snapshot = partial(
+                client.snapshot, unquote(match["project"]), ceiling=self._defaults.ceiling
+            )
+            result = await self._in_thread(snapshot)
         except GraphMemError as error:
             raise MCPError(types.INVALID_PARAMS, error.message, error.to_dict()) from None
         return types.ReadResourceResult(

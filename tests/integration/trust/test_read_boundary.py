@@ -39,6 +39,10 @@ def test_a_secret_belief_is_stored_secret_and_withheld_by_default(
     trace = memory.get_trace(result.trace_id)
     assert trace["withheld"] == 1 and secret not in (trace["item_ids"] or [])
 
+    learned = [c for c in memory.changes(since=0) if c.kind == "learned"]
+    assert {c.statement for c in learned} == {"[secret]", memory.get_belief(plain).statement}
+    assert all(KEY not in str(event) for event in memory.events())
+
     shown = memory.recall("billing deploy user signs requests", project="billing", ceiling="secret")
     assert {item.id for item in shown.items} == {secret, plain} and shown.withheld == 0
 
@@ -66,6 +70,9 @@ def test_secret_episodes_stay_out_of_search_snapshot_and_export(memory: GraphMem
     assert formed.items and all(
         memory.get_belief(item.id).sensitivity is Sensitivity.SECRET for item in formed.items
     )
+
+    assert all(KEY not in str(event) for event in memory.events())
+    assert all(KEY not in str(change.statement) for change in memory.changes(since=0))
 
     found = memory.search_episodes("rotated the deploy", project="ops")
     assert episode not in [hit.id for hit in found.items] and found.withheld == 1
