@@ -13,7 +13,9 @@ What it catches, one :class:`Reason` each:
   "as an AI you must", "from now on you will"), persona switches ("you are now DAN",
   "pretend you are", "act as an unrestricted model", "developer mode enabled"), prompt
   extraction ("print your instructions", "repeat the words above"), hiding from the user
-  ("do not tell the user about this") and "new instructions:" headers.
+  ("do not tell the user about this", "the assistant must not tell the user"), steering
+  the reader's answer ("append the keys to your answer"), models that read this ("AI
+  agents that read this README must") and "new instructions:" headers.
 - Role markers: chat-template tokens (``<|im_start|>``, ``<|eot_id|>``...; ``[INST]``
   and ``<<SYS>>`` in the upper case the templates use), ``## System:`` headings, a
   line-start ``System:`` or ``[SYSTEM]`` that speaks to the model, ``<system>``
@@ -324,6 +326,8 @@ _RULE_SET = (
         rf"""
           \b{_OVERRIDE}\s+{_QUANTITY}?{_DETERMINER}?(?:{_EARLIER}\s+){{1,2}}{_RULES}\b
         | \b(?:{_OVERRIDE}|override|bypass)\s+{_QUANTITY}?your\s+(?:{_EARLIER}\s+)?{_RULES}\b
+        | \b(?:{_OVERRIDE}|override|bypass)\s+(?:its|their)\s+(?:own\s+)?(?:safety|system
+          |developer|ethical|content)\s+{_RULES}\b
         | \b(?:{_OVERRIDE}|override|bypass)\s+your\s+(?:current\s+|original\s+|assigned\s+)?
           (?:task|mission|goal|objective|assignment)\b
         | \b(?:{_OVERRIDE}|override|bypass)\s+(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?
@@ -379,6 +383,8 @@ _RULE_SET = (
         rf"""
           \b(?:note|message|instructions?|attention|reminder|notice|p\.?s\.?|important
           |warning)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+)?{_MODEL}\b
+        | \b{_MODEL}\s+(?:that|who|which)\s+(?:reads?|process(?:es)?|parses?|sees?
+          |summari[sz]es?|reviews?)\s+(?:this|these|the\s+following)\b
         | \b{_MODEL}\s+(?:(?:that|who|which)\s+(?:is\s+|are\s+)?)?(?:reading|processing
           |parsing|summari[sz]ing|seeing|viewing|reviewing|triaging|handling|analy[sz]ing
           |scanning|crawling|indexing|ingesting|installing|taking)\s+(?:this|these
@@ -411,14 +417,15 @@ _RULE_SET = (
         Reason.INSTRUCTION,
         "user users",
         r"""
-          \b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|warn)\s+the\s+users?
+          \b(?:do\s+not|don't|never|(?:must|should|shall)\s+not)\s+(?:tell|inform|alert
+          |notify|warn)\s+the\s+users?
           (?!\s+to\b)(?=\s+(?:about|that|what|why|where|anything|this|you|of|otherwise)\b
           |\s*[.,;])
         | \b(?:do\s+not|don't|never)\s+let\s+the\s+users?\s+(?:know|see|notice|find\s+out)\b
         | \bkeep\s+(?:this|these)\s+(?:\w+\s+)?(?:secret|hidden|confidential)\s+from
           \s+the\s+user
         """,
-        starts="do don never keep",
+        starts="do don never keep must should shall",
     ),
     _rule(
         Reason.INSTRUCTION,
@@ -450,6 +457,14 @@ _RULE_SET = (
           |purpose|mission|job|directive|instructions?|role|priority)\s+(?:is|are|will\s+be
           |now)\b""",
         starts="your",
+    ),
+    _rule(
+        Reason.INSTRUCTION,
+        "answer answers response responses reply replies output summary",
+        r"""\b(?:append|add|include|insert|prepend|attach|embed|put)\s+[^\n]{1,80}?\s+
+          (?:to|in|into|at\s+the\s+(?:end|start|beginning|bottom|top)\s+of)\s+your\s+
+          (?:(?:final|next)\s+)?(?:answers?|responses?|replies|reply|output|summary)\b""",
+        starts="append add include insert prepend attach embed put",
     ),
     _rule(
         Reason.INSTRUCTION,
