@@ -610,6 +610,13 @@ _USER_FLAG = re.compile(
     r"-(?:u|-user)[ \t=]{1,4}[\"']?[^\s:\"'/@$]{1,64}:(?P<password>[^\s\"']{1,128})"
 )
 """``curl -u user:password``, ``--user user:password``."""
+_CLIENT_FLAG = re.compile(
+    r"\b(?:mysql|mysqladmin|mysqldump|mariadb)\b[^\n|;&]{0,120}?[ \t]-p"
+    r"(?P<password>[^\s\"']{3,128})"
+    r"|\bredis-cli\b[^\n|;&]{0,120}?[ \t]-a[ \t]+[\"']?(?P<auth>[^\s\"']{3,128})"
+)
+"""Database clients that take the password glued to ``-p`` (MySQL) or after ``-a``
+(redis-cli)."""
 
 
 def _command_line_passwords(text: str) -> Iterator[_Candidate]:
@@ -618,6 +625,10 @@ def _command_line_passwords(text: str) -> Iterator[_Candidate]:
             continue
         if _quoted_ok(match.group("password")):
             yield _URL_PRIORITY, *match.span("password"), "password in command"
+    for match in _CLIENT_FLAG.finditer(text):
+        group = "password" if match.group("password") is not None else "auth"
+        if _quoted_ok(match.group(group)):
+            yield _URL_PRIORITY, *match.span(group), "password in command"
 
 
 # --- authorization headers ----------------------------------------------------------

@@ -142,6 +142,8 @@ PASSWORD = "6TbEYn9bi9krY&0N"
         ("private key", "Deploy key:\n", RSA_KEY, "\nKeep it safe."),
         ("password in url", "DATABASE_URL=postgres://app:", PASSWORD, "@db.internal:5432/billing"),
         ("password in command", "curl -u admin:", PASSWORD, " https://jenkins.acme.io/api/json"),
+        ("password in command", "mysql -u root -p", PASSWORD, " billing"),
+        ("password in command", "redis-cli -h cache -a ", PASSWORD, " ping"),
         ("password assignment", 'password = "', "hunter2xyz", '"'),
         ("password assignment", "DB_PASSWORD=", "s3cr3t!Q9", "\n"),
         ("password assignment", 'admin_password: str = "', PASSWORD, '"'),
@@ -224,6 +226,9 @@ def test_each_kind_is_found_with_its_offsets(
         "PASS: test_login_v2\nFAIL: test_logout_v3",
         "restic backup --password-file /etc/restic/pw and docker login --password-stdin",
         "docker build --secret id=npmrc,src=/home/dev/.npmrc .",
+        "mysql -u root -p billing  # asks for the password",
+        "mysql -u app -p$MYSQL_PWD -h db.internal",
+        "redis-cli -a <password> ping",
         # code, not values
         "password: str",
         "password: Optional[str] = None",
