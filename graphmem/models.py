@@ -583,8 +583,8 @@ class _RenderedResult(_Stored):
     blocked: int
     """Candidates removed by the hard filters (superseded, retired, other scope...)."""
     withheld: int = 0
-    """Candidates above the call's sensitivity ceiling: removed before scoring, never
-    shown (design §11)."""
+    """The arms' hits above the call's sensitivity ceiling: filtered in the candidates
+    query before fusion and ranking, never shown (design §11)."""
     flagged: int = 0
     """Items shown as ``[BLOCKED: reason]``: the injection scan flagged their text."""
     rendered: str

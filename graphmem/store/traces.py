@@ -62,7 +62,7 @@ class TraceRecord:
     dropped: int
     blocked: int
     withheld: int
-    """Candidates above the sensitivity ceiling (never shown)."""
+    """The arms' hits above the sensitivity ceiling (never shown)."""
     flagged: int
     """Items the injection scan showed as ``[BLOCKED: reason]``."""
     rendered_sha256: str
