@@ -11,6 +11,7 @@ import typer
 from graphmem.admin import Admin
 from graphmem.cli._common import (
     AllProjectsOption,
+    CeilingOption,
     DataDirOption,
     JsonOption,
     PrincipalOption,
@@ -20,8 +21,9 @@ from graphmem.cli._common import (
     print_json,
 )
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.models import ID_PATTERN, Belief, Episode
+from graphmem.models import ID_PATTERN, Belief, Episode, Sensitivity
 from graphmem.recall.ranking import confidence_band
+from graphmem.trust.sensitivity import parse_sensitivity
 from graphmem.validation import PATTERN_WORDS
 
 EvidenceOption = Annotated[
@@ -110,6 +112,13 @@ def _describe_episode(episode: Episode) -> str:
         for item in items:
             lines.append(f"  {label + ':':<9} {item}")
     return "\n".join(lines)
+
+
+def _within(belief: Belief, ceiling: Sensitivity) -> Belief:
+    """The belief as a listing may print it: above ``ceiling``, without its statement."""
+    if belief.sensitivity.rank <= ceiling.rank:
+        return belief
+    return belief.model_copy(update={"statement": f"[{belief.sensitivity.value}]"})
 
 
 def register(app: typer.Typer) -> None:
@@ -327,12 +336,17 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--include-superseded", help="Also superseded beliefs.")
         ] = False,
         limit: Annotated[int, typer.Option(help="At most this many (1-10000).")] = 100,
+        ceiling: CeilingOption = "confidential",
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """List beliefs, oldest first, with project, scope, state and anchor state."""
+        """List beliefs, oldest first, with project, scope, state and anchor state.
+
+        A belief above --ceiling is listed with its statement shown as [secret].
+        """
         asked = chosen_project(project, all_projects)
+        shown = parse_sensitivity(ceiling, "ceiling")
         with open_memory(principal, data_dir) as memory:
             found = memory.list_beliefs(
                 project=asked,
@@ -347,7 +361,7 @@ def register(app: typer.Typer) -> None:
             )
             statuses = memory.anchor_statuses([belief.id for belief in found], asked)
         rows = [
-            (belief, status.state.value, confidence_band(belief.confidence))
+            (_within(belief, shown), status.state.value, confidence_band(belief.confidence))
             for belief, status in zip(found, statuses, strict=True)
         ]
         if as_json:

@@ -15,6 +15,7 @@ from graphmem.models import (
     ProjectOverview,
     RecurringSubject,
     Scope,
+    Sensitivity,
 )
 from graphmem.recall.ranking import confidence_band
 from graphmem.store import beliefs as belief_store
@@ -67,9 +68,10 @@ def _project(
 
 
 def _principal_belief(belief: Belief) -> PrincipalBelief:
+    secret = belief.sensitivity is Sensitivity.SECRET  # the overview is printed
     return PrincipalBelief(
         id=belief.id,
-        statement=belief.statement,
+        statement="[secret]" if secret else belief.statement,
         type=belief.type,
         confidence_band=confidence_band(belief.confidence),
         origins=sorted(belief.origins),

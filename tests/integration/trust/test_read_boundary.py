@@ -12,7 +12,10 @@ import io
 import json
 from collections.abc import Callable
 
+from typer.testing import CliRunner
+
 from graphmem import GraphMem, Sensitivity
+from graphmem.cli import app
 from tests.integration.conftest import Graph
 
 # A fake AWS access key id in the documented shape (not a real credential).
@@ -153,3 +156,30 @@ def test_reindex_raises_a_secret_stored_before_levels(memory: GraphMem, graph: G
     assert memory.recall("billing deploy user", **LEXICAL).items == []
     assert memory.get_episode(episode).sensitivity is Sensitivity.SECRET
     assert memory.reindex()["secrets"] == 0
+
+
+def test_the_beliefs_listing_prints_no_secret(neo4j_env: dict[str, str]) -> None:
+    runner = CliRunner()
+    made = runner.invoke(
+        app, ["believe", SECRET_NOTE, "--project", "p", "--type", "fact", "--json"], env=neo4j_env
+    )
+    assert made.exit_code == 0, made.stderr
+    listed = runner.invoke(app, ["beliefs", "--project", "p"], env=neo4j_env)
+    assert listed.exit_code == 0 and KEY not in listed.stdout and "[secret]" in listed.stdout
+    shown = runner.invoke(
+        app, ["beliefs", "--project", "p", "--ceiling", "secret", "--json"], env=neo4j_env
+    )
+    assert [row["statement"] for row in json.loads(shown.stdout)] == [SECRET_NOTE]
+    bad = runner.invoke(app, ["beliefs", "--project", "p", "--ceiling", "top"], env=neo4j_env)
+    assert bad.exit_code != 0 and "ceiling" in bad.stderr
+
+
+def test_the_overview_prints_no_secret(memory: GraphMem) -> None:
+    for project in ("billing", "checkout"):  # corroborated in two projects: promoted
+        episode = memory.remember(
+            {"project": project, "title": "deploy", "observations": [SECRET_NOTE]}
+        )
+        memory.consolidate(episode)
+    (promoted,) = memory.overview().principal_beliefs
+    assert promoted.statement == "[secret]"
+    assert KEY not in memory.overview().model_dump_json()
