@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic
 
 from graphmem.anchors.state import anchor_statuses
 from graphmem.content import query_subject
@@ -61,7 +61,7 @@ from graphmem.store import recall as store
 from graphmem.store.database import Database
 from graphmem.store.events import view_events
 from graphmem.store.ids import new_id
-from graphmem.store.recall import BeliefCandidate, EpisodeCandidate, Fetched, merged
+from graphmem.store.recall import BeliefCandidate, Candidate, EpisodeCandidate, Fetched, merged
 from graphmem.store.traces import TraceRecord, TraceWriter
 from graphmem.trust.sensitivity import Sensitivity
 from graphmem.vectors.cache import CachedEmbedder
@@ -74,8 +74,6 @@ from graphmem.vectors.views import (
     prefetched,
     view_event_types,
 )
-
-C = TypeVar("C", BeliefCandidate, EpisodeCandidate)
 
 GRAPH_PER_SEED = 12
 """How many neighbours of each seed the graph arm fetches (beliefs)."""
@@ -92,18 +90,18 @@ arm reads the lexical view once the lexical arm has caught it up."""
 _SEEDING = (Arm.LEXICAL, Arm.STRUCTURED, Arm.SEMANTIC)
 """The arms whose hits the graph arm may seed from."""
 
-Fetch = Callable[[list[int], list[int]], Fetched[C]]
+Fetch = Callable[[list[int], list[int]], Fetched[Candidate]]
 """Fetches the arms' hits and the graph arm's expansion from its seeds (creation seqs)
-through the hard filters and the sensitivity ceiling. One recall fetches in up to three parts at
-once: the lexical hits (while the semantic arm still embeds the query), the other arms'
-hits, and what the seeds reach."""
+through the hard filters and the sensitivity ceiling. One recall fetches in up to three
+parts at once: the lexical hits with their own seeds' expansion (while the semantic arm
+still embeds the query), the other arms' hits, and what the remaining seeds reach."""
 
 
 @dataclass(frozen=True)
-class _Gathered(Generic[C]):
+class _Gathered(Generic[Candidate]):
     """The candidates that passed the hard filters and each fused arm's list."""
 
-    candidates: dict[str, C]
+    candidates: dict[str, Candidate]
     ranked: dict[str, list[str]]
     scores: dict[str, dict[str, float]]
     """The scoring arms' score of each id they ranked."""
@@ -242,11 +240,13 @@ class RecallEngine:
         read = partial(view_events, self.db, self.principal)
         return prefetched(read(since, types, SYNC_BATCH), since, types, SYNC_BATCH, read)
 
-    def _gather(self, surface: Surface, request: RecallQuery, fetch: Fetch[C]) -> _Gathered[C]:
+    def _gather(
+        self, surface: Surface, request: RecallQuery, fetch: Fetch[Candidate]
+    ) -> _Gathered[Candidate]:
         """Runs the arms, applies the hard filters once and ranks each arm's list."""
         arms = self._arms(surface, request)
         offered: dict[Arm, list[int]] = {}
-        fetching: list[Future[Fetched[C]]] = []
+        fetching: list[Future[Fetched[Candidate]]] = []
         early: list[int] = []  # the seeds of the lexical hits alone, expanded meanwhile
         for arm in _OFFER_ORDER:
             if arm in arms:

@@ -37,7 +37,12 @@ from graphmem.store.writes import (
     existing_keys,
     write_idempotent,
 )
-from graphmem.trust.sensitivity import DEFAULT_SENSITIVITY, effective
+from graphmem.trust.sensitivity import (
+    BELIEF_TEXTS,
+    DEFAULT_SENSITIVITY,
+    effective,
+    texts_of,
+)
 from graphmem.validation import parse
 
 
@@ -67,9 +72,9 @@ def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
         origins=pending.origins,
         anchor_key=pending.anchor_key,
         anchor_hash=pending.anchor_hash,
-        sensitivity=effective(belief.sensitivity, [belief.statement, belief.subject or ""]),
         **pending.extra,
     )
+    props["sensitivity"] = effective(belief.sensitivity, texts_of(props, BELIEF_TEXTS))
     evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
     return {"props": props, "evidence": evidence}
 

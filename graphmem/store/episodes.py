@@ -22,25 +22,13 @@ from graphmem.store.writes import (
     existing_keys,
     write_idempotent,
 )
-from graphmem.trust.sensitivity import effective
-
-
-def _texts(episode: NewEpisode) -> list[str]:
-    """Everything an episode says in words: what the secret finder reads."""
-    items = (
-        episode.observations,
-        episode.inferences,
-        episode.decisions,
-        episode.failed_attempts,
-        episode.unresolved,
-    )
-    return [episode.title, episode.text or "", *(item for kind in items for item in kind)]
+from graphmem.trust.sensitivity import EPISODE_TEXTS, effective, texts_of
 
 
 def _episode_row(episode: NewEpisode, episode_id: str) -> dict[str, Any]:
     props = episode.model_dump(exclude={"parent"})
     props["id"] = episode_id
-    props["sensitivity"] = effective(episode.sensitivity, _texts(episode))
+    props["sensitivity"] = effective(episode.sensitivity, texts_of(props, EPISODE_TEXTS))
     return {"props": props, "parent": episode.parent}
 
 

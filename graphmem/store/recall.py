@@ -81,19 +81,6 @@ class BeliefCandidate:
     reached: tuple[Reach, ...] = ()
 
 
-C = TypeVar("C")
-
-
-@dataclass(frozen=True)
-class Fetched(Generic[C]):
-    """What one candidates round trip found, by creation seq."""
-
-    candidates: dict[int, C]
-    """The nodes that passed the hard filters and the sensitivity ceiling."""
-    withheld: frozenset[int]
-    """The nodes that passed the hard filters but lie above the ceiling (seqs only)."""
-
-
 @dataclass(frozen=True)
 class EpisodeCandidate:
     """What episode search ranks and renders of an episode that passed the filters."""
@@ -109,6 +96,16 @@ class EpisodeCandidate:
 
 
 Candidate = TypeVar("Candidate", BeliefCandidate, EpisodeCandidate)
+
+
+@dataclass(frozen=True)
+class Fetched(Generic[Candidate]):
+    """What one candidates round trip found, by creation seq."""
+
+    candidates: dict[int, Candidate]
+    """The nodes that passed the hard filters and the sensitivity ceiling."""
+    withheld: frozenset[int]
+    """The nodes that passed the hard filters but lie above the ceiling (seqs only)."""
 
 
 def merged(parts: Iterable[Fetched[Candidate]]) -> Fetched[Candidate]:

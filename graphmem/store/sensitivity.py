@@ -16,9 +16,11 @@ from neo4j import ManagedTransaction
 from graphmem.models import Sensitivity
 from graphmem.store.database import Database, pages_by_seq, run
 from graphmem.trust.secrets import holds_secret
+from graphmem.trust.sensitivity import BELIEF_TEXTS, EPISODE_TEXTS, texts_of
 
 PAGE = 1_000
 """Nodes read per page."""
+_FIELDS = {"episode": EPISODE_TEXTS, "belief": BELIEF_TEXTS}
 
 
 def _raise(tx: ManagedTransaction, principal: str, ids: list[str]) -> None:
@@ -43,8 +45,8 @@ def raise_stored_secrets(
         found = [
             str(record["id"])
             for record in page
-            if record["level"] != Sensitivity.SECRET
-            and any(holds_secret(str(text)) for text in record["texts"] or [])
+            if record["props"].get("sensitivity") != Sensitivity.SECRET
+            and any(map(holds_secret, texts_of(record["props"], _FIELDS[record["label"]])))
         ]
         if found:
             db.write(partial(_raise, principal=principal, ids=found))

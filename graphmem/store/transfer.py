@@ -128,11 +128,11 @@ def read_memory(
     ]
     episodes = [_node(r, r["parent"]) for r in db.read("transfer/episodes", **args)]
     beliefs = [_node(r) for r in db.read("transfer/beliefs", **args)]
-    secret = {
-        row.id
-        for row in episodes + beliefs
-        if not include_secret and row.props.get("sensitivity") == "secret"
-    }
+    secret = (
+        set()
+        if include_secret
+        else {row.id for row in episodes + beliefs if row.props.get("sensitivity") == "secret"}
+    )
     rows.episodes = [row for row in episodes if row.id not in secret]
     rows.beliefs = [row for row in beliefs if row.id not in secret]
     exported = {row.id for row in rows.episodes} | {row.id for row in rows.beliefs}

@@ -47,7 +47,13 @@ from graphmem.transfer.format import (
     problem,
 )
 from graphmem.transfer.summary import ImportSummary
-from graphmem.trust.sensitivity import effective, parse_sensitivity
+from graphmem.trust.sensitivity import (
+    BELIEF_TEXTS,
+    EPISODE_TEXTS,
+    effective,
+    parse_sensitivity,
+    texts_of,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -221,18 +227,6 @@ def _mapped(node_id: str | None, mapping: dict[str, str]) -> str | None:
     return None if node_id is None else mapping[node_id]
 
 
-_EPISODE_TEXTS = (
-    "title",
-    "text",
-    "observations",
-    "inferences",
-    "decisions",
-    "failed_attempts",
-    "unresolved",
-)
-_BELIEF_TEXTS = ("statement", "subject")
-
-
 def _leveled(props: Props, texts: Sequence[str]) -> Props:
     """An imported node's props with its sensitivity level set.
 
@@ -240,11 +234,7 @@ def _leveled(props: Props, texts: Sequence[str]) -> Props:
     when its text holds one, like any write.
     """
     declared = parse_sensitivity(str(props.get("sensitivity") or "internal"), "sensitivity")
-    words: list[str] = []
-    for name in texts:
-        value = props.get(name)
-        words += [str(v) for v in value] if isinstance(value, list) else [str(value or "")]
-    return {**props, "sensitivity": effective(declared, words).value}
+    return {**props, "sensitivity": effective(declared, texts_of(props, texts)).value}
 
 
 def build_rows(parsed: ParsedExport, mapping: dict[str, str], base: int) -> MemoryRows:
@@ -255,13 +245,13 @@ def build_rows(parsed: ParsedExport, mapping: dict[str, str], base: int) -> Memo
         if isinstance(record, ProjectRecord):
             rows.projects.append(ProjectRow(record.name, props))
         elif isinstance(record, EpisodeRecord):
-            props = _leveled(props, _EPISODE_TEXTS)
+            props = _leveled(props, EPISODE_TEXTS)
             node = NodeRow(mapping[record.id], base + record.seq, props)
             rows.episodes.append(
                 NodeRow(node.id, node.seq, node.props, _mapped(record.parent, mapping))
             )
         elif isinstance(record, BeliefRecord):
-            props = _leveled(props, _BELIEF_TEXTS)
+            props = _leveled(props, BELIEF_TEXTS)
             rows.beliefs.append(NodeRow(mapping[record.id], base + record.seq, props))
         elif isinstance(record, LinkRecord):
             rows.links.append(

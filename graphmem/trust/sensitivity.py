@@ -10,13 +10,25 @@ The levels themselves (:class:`~graphmem.models.Sensitivity`) live with the mode
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 from graphmem.errors import InvalidInput
 from graphmem.models import DEFAULT_SENSITIVITY, Sensitivity
 from graphmem.trust.secrets import holds_secret
 
 _ORDER = tuple(Sensitivity)
+EPISODE_TEXTS = (
+    "title",
+    "text",
+    "observations",
+    "inferences",
+    "decisions",
+    "failed_attempts",
+    "unresolved",
+)
+"""The fields of an episode the secret finder reads: everything it says in words."""
+BELIEF_TEXTS = ("statement", "subject")
+"""The fields of a belief the secret finder reads."""
 _ALLOWED_WORDS = "public, internal, confidential or secret (least to most sensitive)"
 _SHOWN_CHARS = 40
 """At most this much of a bad value is repeated in the error message."""
@@ -62,6 +74,23 @@ def levels_up_to(ceiling: Sensitivity) -> list[str]:
     return [level.value for level in _ORDER[: ceiling.rank + 1]]
 
 
+def texts_of(props: Mapping[str, object], fields: Sequence[str]) -> list[str]:
+    """The texts of a node's ``fields``: a string as it is, a list item by item.
+
+    Args:
+        props: The node's properties (a write's fields, a stored or imported node's).
+        fields: :data:`EPISODE_TEXTS` or :data:`BELIEF_TEXTS`.
+    """
+    texts: list[str] = []
+    for name in fields:
+        value = props.get(name)
+        if isinstance(value, list | tuple):
+            texts += [str(item) for item in value]
+        elif value is not None:
+            texts.append(str(value))
+    return texts
+
+
 def effective(declared: Sensitivity, texts: Iterable[str]) -> Sensitivity:
     """The level a write is stored at: its declared level, or secret if a text holds one.
 
@@ -79,9 +108,12 @@ def effective(declared: Sensitivity, texts: Iterable[str]) -> Sensitivity:
 
 
 __all__ = [
+    "BELIEF_TEXTS",
     "DEFAULT_SENSITIVITY",
+    "EPISODE_TEXTS",
     "Sensitivity",
     "effective",
     "levels_up_to",
     "parse_sensitivity",
+    "texts_of",
 ]

@@ -11,12 +11,12 @@ WHERE b.principal = $principal
 WITH b
 ORDER BY b.seq DESC
 LIMIT $limit
+WITH b, b.sensitivity IN $levels AS shown
 RETURN b.seq AS seq,
-  CASE WHEN b.sensitivity IN $levels THEN b {
+  CASE WHEN shown THEN b {  // above the ceiling: its seq only, counted as withheld
     .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
     .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed
   } END AS belief,
-  CASE WHEN b.sensitivity IN $levels THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END
-    AS evidence,
-  CASE WHEN b.sensitivity IN $levels THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
+  CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END AS evidence,
+  CASE WHEN shown THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
                         WHERE other.principal = $principal | other.id] END AS conflicts
