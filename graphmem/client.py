@@ -140,7 +140,18 @@ def _check_cited(item_ids: object) -> list[str]:
             field="item_ids",
             rule="list",
         )
-    ids = list(dict.fromkeys(item_ids))
+    given = list(item_ids)
+    bad = [i for i in given if not isinstance(i, str) or not re.fullmatch(ID_PATTERN, i)]
+    if bad:
+        raise InvalidInput(
+            f"item_ids: {', '.join(repr(i) for i in bad[:5])} "
+            f"{'is not a graphmem id' if len(bad) == 1 else 'are not graphmem ids'}: "
+            f"{PATTERN_WORDS[ID_PATTERN]}",
+            field="item_ids",
+            rule="id",
+            pattern=ID_PATTERN,
+        )
+    ids = list(dict.fromkeys(given))  # checked first: only strings are hashed
     if not ids:
         raise InvalidInput(
             "item_ids: name at least one item of the recall you used",
@@ -152,16 +163,6 @@ def _check_cited(item_ids: object) -> list[str]:
             f"item_ids: a citation names at most {MAX_CITED_ITEMS} items, got {len(ids)}",
             field="item_ids",
             rule="max_items",
-        )
-    bad = [i for i in ids if not isinstance(i, str) or not re.fullmatch(ID_PATTERN, i)]
-    if bad:
-        raise InvalidInput(
-            f"item_ids: {', '.join(repr(i) for i in bad[:5])} "
-            f"{'is not a graphmem id' if len(bad) == 1 else 'are not graphmem ids'}: "
-            f"{PATTERN_WORDS[ID_PATTERN]}",
-            field="item_ids",
-            rule="id",
-            pattern=ID_PATTERN,
         )
     return ids
 
@@ -223,6 +224,7 @@ class GraphMem:
             self.principal,
             (lambda: embedder) if embedder is not None else default_embedder,
             resolve_data_dir(data_dir) / "views",
+            self.feedback,
         )
         try:
             self._db.verify()
@@ -1131,7 +1133,12 @@ class GraphMem:
         )
         self._recall.flush()
         now = datetime.now(UTC)
-        cutoff = now - window
+        try:
+            cutoff = now - window
+        except OverflowError:
+            raise InvalidInput(
+                "older_than: reaches back before year 1", field="older_than", rule="range"
+            ) from None
         swept = traces.sweep_operator_fields(self._db, self.principal, cutoff, now)
         deleted = hint_store.sweep_hints(
             self._db, self.principal, now, now - self.feedback.hint_window

@@ -11,7 +11,7 @@ import hashlib
 import re
 import unicodedata
 
-from graphmem.models import NAME_PATTERN
+from graphmem.models import MAX_SUBJECT_CHARS, NAME_PATTERN
 
 
 def is_name(value: object) -> bool:
@@ -24,8 +24,6 @@ def normal_form(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-MAX_QUERY_SUBJECT_CHARS = 256
-"""A miss subject is cut to this many characters (the subject length limit)."""
 _WORDS = re.compile(r"\w+", re.UNICODE)
 
 
@@ -39,9 +37,9 @@ def query_subject(query: str) -> str | None:
     """
     words = _WORDS.findall(unicodedata.normalize("NFKC", query).casefold())
     subject = " ".join(words)
-    if len(subject) > MAX_QUERY_SUBJECT_CHARS:
-        cut = subject[: MAX_QUERY_SUBJECT_CHARS + 1]
-        subject = cut.rsplit(" ", 1)[0] if " " in cut else cut[:MAX_QUERY_SUBJECT_CHARS]
+    if len(subject) > MAX_SUBJECT_CHARS:
+        cut = subject[: MAX_SUBJECT_CHARS + 1]
+        subject = cut.rsplit(" ", 1)[0] if " " in cut else cut[:MAX_SUBJECT_CHARS]
     return subject or None
 
 

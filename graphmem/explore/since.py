@@ -85,7 +85,4 @@ def parse_span(value: timedelta | str, field: str) -> timedelta:
     span = _SPAN.match(value.strip()) if isinstance(value, str) else None
     if span is None:
         raise InvalidInput(f"{how} (got {value!r})", field=field, rule="span")
-    try:
-        return timedelta(**{_UNITS[span.group(2)]: int(span.group(1))})
-    except OverflowError:
-        raise InvalidInput(f"{how}: {value} is too long", field=field, rule="range") from None
+    return timedelta(**{_UNITS[span.group(2)]: int(span.group(1))})  # six digits: in range

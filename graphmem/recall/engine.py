@@ -57,6 +57,7 @@ from graphmem.recall.ranking import (
 )
 from graphmem.recall.render import render_beliefs, render_episodes, sha256_of
 from graphmem.recall.screen import placeholder, screen
+from graphmem.settings import FeedbackSettings
 from graphmem.store import recall as store
 from graphmem.store.database import Database
 from graphmem.store.events import view_events
@@ -136,6 +137,7 @@ class RecallEngine:
         principal: str,
         embedder: Callable[[], Embedder],
         views_dir: Path | None,
+        feedback: FeedbackSettings,
     ) -> None:
         self.db = db
         self.principal = principal
@@ -147,7 +149,7 @@ class RecallEngine:
         # The views catch up, and the semantic arm embeds, beside the database arms.
         self._arm_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="graphmem-arm")
         # Traces are written off the answer's path; flush() waits for them.
-        self._traces = TraceWriter(db, principal)
+        self._traces = TraceWriter(db, principal, feedback)
 
     def flush(self) -> None:
         """Waits until every recall trace is written; raises the first failure."""

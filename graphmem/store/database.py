@@ -109,6 +109,20 @@ def pages_by_seq(
         after = int(page[-1]["seq"])
 
 
+def drain(db: Database, query: str, counted: str, batch: int, **params: Any) -> int:
+    """Runs a batched write until a batch comes back short; returns the total.
+
+    ``query`` takes ``$limit`` (``batch``) and returns one row whose ``counted`` field
+    says how many nodes that transaction changed.
+    """
+    total = 0
+    while True:
+        changed = db.write(lambda tx: int(run(tx, query, limit=batch, **params)[0][counted]))
+        total += changed
+        if changed < batch:
+            return total
+
+
 def run(tx: ManagedTransaction, query: str, /, **params: Any) -> list[neo4j.Record]:
     """Runs the named query inside a transaction and returns all its records."""
     return list(tx.run(cypher(query), params))

@@ -11,17 +11,14 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from graphmem.models import FormationHint
-from graphmem.store.database import Database, Record, plain, run
+from graphmem.store.database import Database, Record, drain, plain, run
 
 SWEEP_BATCH = 10_000
 """Hints one sweep transaction deletes."""
 
 
 def _hint(record: Record) -> FormationHint:
-    props = plain(record["hint"])
-    return FormationHint.model_validate(
-        {key: value for key, value in props.items() if key in FormationHint.model_fields}
-    )
+    return FormationHint.model_validate(plain(record["hint"]))  # extra keys are ignored
 
 
 def list_hints(
@@ -68,20 +65,6 @@ def sweep_hints(db: Database, principal: str, now: datetime, since: datetime) ->
 
     A consumed one goes only once it was consumed before ``since``.
     """
-    total = 0
-    while True:
-        deleted = db.write(
-            lambda tx: int(
-                run(
-                    tx,
-                    "hint/sweep",
-                    principal=principal,
-                    now=now,
-                    since=since,
-                    limit=SWEEP_BATCH,
-                )[0]["deleted"]
-            )
-        )
-        total += deleted
-        if deleted < SWEEP_BATCH:
-            return total
+    return drain(
+        db, "hint/sweep", "deleted", SWEEP_BATCH, principal=principal, now=now, since=since
+    )

@@ -27,8 +27,8 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import ClientClosed, InvalidInput, NotFound
 from graphmem.models import CitationResult
-from graphmem.settings import FeedbackSettings, resolve_feedback
-from graphmem.store.database import Database, Value, plain, run
+from graphmem.settings import FeedbackSettings
+from graphmem.store.database import Database, Value, drain, plain, run
 from graphmem.store.ids import new_id
 
 BATCH_SECONDS = 0.25
@@ -172,23 +172,9 @@ def sweep_operator_fields(db: Database, principal: str, cutoff: datetime, now: d
     User fields stay; ``operator_expired_at`` records when. Runs in transactions of
     ``SWEEP_BATCH`` traces; returns how many traces it stripped.
     """
-    total = 0
-    while True:
-        swept = db.write(
-            lambda tx: int(
-                run(
-                    tx,
-                    "trace/sweep",
-                    principal=principal,
-                    cutoff=cutoff,
-                    now=now,
-                    limit=SWEEP_BATCH,
-                )[0]["swept"]
-            )
-        )
-        total += swept
-        if swept < SWEEP_BATCH:
-            return total
+    return drain(
+        db, "trace/sweep", "swept", SWEEP_BATCH, principal=principal, cutoff=cutoff, now=now
+    )
 
 
 def miss_rows(batch: Sequence[TraceRecord]) -> list[dict[str, Any]]:
@@ -211,16 +197,13 @@ class TraceWriter:
     Args:
         db: The database.
         principal: Whose traces.
-        feedback: When misses queue a formation hint (default: the environment's
-            settings, see :func:`graphmem.settings.resolve_feedback`).
+        feedback: When misses queue a formation hint (the client's settings).
     """
 
-    def __init__(
-        self, db: Database, principal: str, feedback: FeedbackSettings | None = None
-    ) -> None:
+    def __init__(self, db: Database, principal: str, feedback: FeedbackSettings) -> None:
         self._db = db
         self._principal = principal
-        self._feedback = feedback if feedback is not None else resolve_feedback()
+        self._feedback = feedback
         self._queue: queue.Queue[TraceRecord | threading.Event] = queue.Queue()
         self._failure: BaseException | None = None
         self._failure_lock = threading.Lock()

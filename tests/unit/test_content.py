@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.content import MAX_QUERY_SUBJECT_CHARS, query_subject
+from graphmem.content import query_subject
+from graphmem.models import MAX_SUBJECT_CHARS
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,7 @@ def test_a_query_without_words_has_no_subject(query: str) -> None:
 def test_long_queries_are_cut_at_a_word() -> None:
     subject = query_subject("deploy " * 100)
     assert subject is not None
-    assert len(subject) <= MAX_QUERY_SUBJECT_CHARS and not subject.endswith(" ")
+    assert len(subject) <= MAX_SUBJECT_CHARS and not subject.endswith(" ")
     assert subject.split(" ") == ["deploy"] * len(subject.split(" "))
     one_word = query_subject("x" * 1_000)
-    assert one_word == "x" * MAX_QUERY_SUBJECT_CHARS
+    assert one_word == "x" * MAX_SUBJECT_CHARS

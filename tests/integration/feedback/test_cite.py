@@ -68,6 +68,7 @@ def test_cite_refuses_what_the_trace_did_not_return(make_memory: Callable[..., G
     for bad, rule in (
         ([], "required"),
         (["not-an-id"], "id"),
+        ([{"id": shown}], "id"),  # not a string: refused before it is hashed
         (shown, "list"),
         ([f"01a230d6-c141-7277-87f4-{n:012x}" for n in range(201)], "max_items"),
     ):
