@@ -139,9 +139,19 @@ class LexicalArm:
         )
 
     def offer(self, offered: Offered) -> list[int]:
-        """The best BM25 hits' seqs, once the view has caught up."""
-        self._synced.result()
+        """The best BM25 hits' seqs in the caught-up view.
+
+        It searches the view as it stands while the event log is read, and again only
+        if the view moved meanwhile (new memory, rarely between two recalls): the
+        answer is always the caught-up view's, and usually costs no wait for the log.
+        """
+        searched_at = self._view.watermark
         hits = _timed(self.timings_ms, "lexical", lambda: self._view.search(self._query, ARM_FETCH))
+        self._synced.result()
+        if self._view.watermark != searched_at:
+            hits = _timed(
+                self.timings_ms, "lexical", lambda: self._view.search(self._query, ARM_FETCH)
+            )
         self.scores = {hit.seq: hit.score for hit in hits}
         return [hit.seq for hit in hits]
 
