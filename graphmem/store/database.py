@@ -1,19 +1,24 @@
 """The Neo4j driver behind graphmem: explicit database, explicit read/write routing.
 
-Reads go through :meth:`Database.read` (routed to readers); writes through
+Reads go through :meth:`Database.read`: one auto-commit query routed to readers,
+retried here on transient errors (a read changes nothing, so a retry is always safe).
+A managed read transaction costs two more messages (BEGIN, COMMIT) per query: on this
+project's reference machine 1.5 ms and 2.1 ms of server CPU for ``RETURN 1`` against
+0.9 ms and 1.3 ms, and a recall makes four reads. Writes go through
 :meth:`Database.write`, a managed transaction (``execute_write``) that is all-or-nothing
 and retried by the driver on transient errors.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import date, datetime
 from typing import Any, TypeVar
 
 import neo4j
-from neo4j import GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j import READ_ACCESS, GraphDatabase, ManagedTransaction
 from neo4j.exceptions import (
     AuthError,
     ConfigurationError,
@@ -28,6 +33,11 @@ from graphmem.settings import ConnectionSettings
 from graphmem.store.cypher import cypher
 
 T = TypeVar("T")
+
+RETRY_SECONDS = 30.0
+"""How long a read (here) or a write (the driver) is retried on transient errors."""
+_FIRST_RETRY_DELAY = 0.05
+_MAX_RETRY_DELAY = 1.0
 
 Record = neo4j.Record
 """One row a query returned (store/ only: it never leaves the package)."""
@@ -138,7 +148,7 @@ class Database:
                 settings.uri,
                 auth=(settings.user, settings.password),
                 connection_timeout=10.0,
-                max_transaction_retry_time=30.0,
+                max_transaction_retry_time=RETRY_SECONDS,
                 notifications_min_severity="OFF",
             )
         except (ConfigurationError, ValueError, ImportError) as error:
@@ -160,15 +170,26 @@ class Database:
             self._driver.verify_authentication()
 
     def read(self, query: str, /, **params: Any) -> list[neo4j.Record]:
-        """Runs the named read query, routed to readers, and returns its records."""
+        """Runs the named read query, routed to readers, and returns its records.
+
+        A transient failure (a leader switch, a lock timeout, a dropped connection) is
+        retried with a growing pause for up to ``RETRY_SECONDS``.
+        """
+        statement = cypher(query)
+        deadline = time.monotonic() + RETRY_SECONDS
+        delay = _FIRST_RETRY_DELAY
         with translate_driver_errors(self.settings):
-            records, _, _ = self._driver.execute_query(
-                cypher(query),
-                params,
-                database_=self.settings.database,
-                routing_=RoutingControl.READ,
-            )
-        return records
+            while True:
+                try:
+                    with self._driver.session(
+                        database=self.settings.database, default_access_mode=READ_ACCESS
+                    ) as session:
+                        return list(session.run(statement, params))
+                except (Neo4jError, DriverError) as error:
+                    if not error.is_retryable() or time.monotonic() + delay > deadline:
+                        raise
+                time.sleep(delay)
+                delay = min(delay * 2, _MAX_RETRY_DELAY)
 
     def write(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Runs ``work`` in one managed write transaction and returns its result."""
