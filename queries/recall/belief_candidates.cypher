@@ -32,8 +32,11 @@ CALL () {
     UNION
     MATCH (other:Belief)
     WHERE seed.subject IS NOT NULL AND other.principal = seed.principal
-      AND other.subject = seed.subject
-    WITH other ORDER BY other.seq DESC LIMIT $per_seed + 1  // the newest; +1: the seed
+      AND other.subject = seed.subject AND other.seq IS NOT NULL
+    // The newest (+1: the seed), read in the order of index belief_principal_subject_seq:
+    // an ORDER BY on all three of its properties lets Neo4j stop after the first few.
+    WITH other ORDER BY other.principal DESC, other.subject DESC, other.seq DESC
+      LIMIT $per_seed + 1
     RETURN other, 1 AS hops, 0.0 AS rarity
     UNION
     MATCH (seed)-[:DERIVED_FROM]->(:Episode)<-[:DERIVED_FROM]-(other:Belief)
