@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from graphmem.models import (
     Authority,
@@ -21,7 +21,7 @@ from graphmem.models import (
     Portability,
     Scope,
 )
-from graphmem.store.database import Database, Record
+from graphmem.store.database import Database
 from graphmem.trust.sensitivity import Sensitivity, levels_up_to
 
 
@@ -134,8 +134,17 @@ def _reached(rows: Iterable[Mapping[str, float]]) -> tuple[Reach, ...]:
     )
 
 
-def _belief(record: Record) -> BeliefCandidate:
-    props = record["belief"]
+def _beliefs(rows: Sequence[Mapping[str, Any]]) -> Fetched[BeliefCandidate]:
+    """The candidates of a query's collected rows; a row without its belief is withheld."""
+    shown = [row for row in rows if row["belief"] is not None]
+    return Fetched(
+        {candidate.seq: candidate for candidate in map(_belief, shown)},
+        _withheld(rows, "belief"),
+    )
+
+
+def _belief(row: Mapping[str, Any]) -> BeliefCandidate:
+    props = row["belief"]
     return BeliefCandidate(
         id=props["id"],
         seq=props["seq"],
@@ -153,9 +162,9 @@ def _belief(record: Record) -> BeliefCandidate:
         authority=Authority(props["authority"]),
         disputed=bool(props.get("disputed")),
         cited_seq=max(props["seq"], props.get("cited_seq") or 0),
-        evidence=tuple(record["evidence"]),
-        conflicts=tuple(record["conflicts"]),
-        reached=_reached(record.get("reached") or ()),
+        evidence=tuple(row["evidence"]),
+        conflicts=tuple(row["conflicts"]),
+        reached=_reached(row.get("reached") or ()),
     )
 
 
@@ -235,11 +244,7 @@ def belief_candidates(
         project=project,
         levels=levels_up_to(ceiling),
     )
-    shown = [record for record in records if record["belief"] is not None]
-    return Fetched(
-        {candidate.seq: candidate for candidate in map(_belief, shown)},
-        _withheld(records, "belief"),
-    )
+    return _beliefs(records[0]["rows"])
 
 
 def episode_candidates(
@@ -274,9 +279,10 @@ def episode_candidates(
         project=project,
         levels=levels_up_to(ceiling),
     )
+    rows = records[0]["rows"]
     found: dict[int, EpisodeCandidate] = {}
-    for record in records:
-        props = record["episode"]
+    for row in rows:
+        props = row["episode"]
         if props is None:
             continue
         found[props["seq"]] = EpisodeCandidate(
@@ -287,13 +293,14 @@ def episode_candidates(
             title=props["title"],
             text=props.get("text"),
             outcome=Outcome(props["outcome"]),
-            reached=_reached(record["reached"]),
+            reached=_reached(row["reached"]),
         )
-    return Fetched(found, _withheld(records, "episode"))
+    return Fetched(found, _withheld(rows, "episode"))
 
 
-def _withheld(records: Sequence[Record], key: str) -> frozenset[int]:
-    return frozenset(int(record["seq"]) for record in records if record[key] is None)
+def _withheld(rows: Sequence[Mapping[str, Any]], key: str) -> frozenset[int]:
+    """The seqs of the rows that came back without ``key``: above the ceiling."""
+    return frozenset(int(row["seq"]) for row in rows if row[key] is None)
 
 
 def newest_seq(db: Database, principal: str, as_of: datetime | None) -> int:
@@ -318,8 +325,4 @@ def snapshot_candidates(
         limit=limit,
         levels=levels_up_to(ceiling),
     )
-    shown = [record for record in records if record["belief"] is not None]
-    return Fetched(
-        {candidate.seq: candidate for candidate in map(_belief, shown)},
-        _withheld(records, "belief"),
-    )
+    return _beliefs(records[0]["rows"])

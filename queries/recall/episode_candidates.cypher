@@ -49,8 +49,11 @@ WITH e, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops, r
 WHERE e.principal = $principal
   AND ($project IS NULL OR e.project = $project)
   AND ($as_of IS NULL OR coalesce(e.started_at, e.recorded_at) <= $as_of)
-RETURN e.seq AS seq,
-  CASE WHEN e.sensitivity IN $levels THEN e {  // above the ceiling: its seq alone
+// One record holding every row: one message for the driver to decode, not one each.
+RETURN collect({
+  seq: e.seq,
+  episode: CASE WHEN e.sensitivity IN $levels THEN e {  // above the ceiling: seq alone
     .id, .seq, .project, .kind, .title, .text, .outcome, .trust, .started_at
-  } END AS episode,
-  reached
+  } END,
+  reached: reached
+}) AS rows

@@ -12,11 +12,14 @@ WITH b
 ORDER BY b.seq DESC
 LIMIT $limit
 WITH b, b.sensitivity IN $levels AS shown
-RETURN b.seq AS seq,
-  CASE WHEN shown THEN b {  // above the ceiling: its seq only, counted as withheld
+// One record holding every row (one message for the driver to decode).
+RETURN collect({
+  seq: b.seq,
+  belief: CASE WHEN shown THEN b {  // above the ceiling: its seq only, counted as withheld
     .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
     .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed
-  } END AS belief,
-  CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END AS evidence,
-  CASE WHEN shown THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
-                        WHERE other.principal = $principal | other.id] END AS conflicts
+  } END,
+  evidence: CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END,
+  conflicts: CASE WHEN shown THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
+                                   WHERE other.principal = $principal | other.id] END
+}) AS rows
