@@ -1,7 +1,12 @@
-"""``graphmem bench scale``: ingest and recall latency at 100k beliefs, on 2 cores.
+"""``graphmem bench scale``: ingest and recall latency as memory grows, on 2 cores.
 
 Synthetic but varied beliefs (several hundred words of vocabulary, subjects, types,
-anchors, a share superseded) under a scratch principal, deleted afterwards.
+20% anchored, 5% superseded) under a scratch principal per size, deleted afterwards.
+Each size prints recall p50/p95, the client's memory, the FAISS view's bytes and the
+Neo4j store's size. Sizes up to ``REAL_EMBEDDER_MAX`` embed with MiniLM; above it the
+cheap :class:`~graphmem.vectors.hashed.HashedEmbedder` runs unless asked otherwise (a
+million statements through MiniLM take about two hours here), and every size says
+which embedder it used.
 """
 
 from __future__ import annotations
@@ -10,12 +15,24 @@ import random
 import resource
 import statistics
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, Literal
 
 from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.models import BeliefType
+from graphmem.server.manager import managed_home
+from graphmem.settings import resolve_data_dir
+from graphmem.vectors.hashed import HashedEmbedder
+from graphmem.vectors.minilm import MODEL_ID
+from graphmem.vectors.protocol import Embedder
+from graphmem.vectors.views import views_directory
+
+REAL_EMBEDDER_MAX = 100_000
+"""The largest size ``--embedder auto`` embeds with MiniLM."""
+EmbedderChoice = Literal["auto", "minilm", "hashed"]
 
 _AREAS = (
     "billing",
@@ -138,11 +155,22 @@ def run_scale_bench(
     projects: int,
     queries: int = 1_000,
     superseded_share: float = 0.05,
+    embedder: Embedder | None = None,
     progress: Callable[[str, int], None] = lambda stage, n: None,
 ) -> dict[str, Any]:
-    """Writes, supersedes, embeds, then times recall; returns the figures."""
+    """Writes, supersedes, embeds, then times recall at one size; returns the figures.
+
+    Args:
+        beliefs: How many beliefs to write.
+        projects: How many projects they spread over.
+        queries: How many recalls to time.
+        superseded_share: The share of beliefs superseded one at a time.
+        embedder: The embedder (None: the default MiniLM).
+        progress: Called with (stage, how many more done).
+    """
     rng = random.Random(11)
-    with scratch_memory() as memory:
+    with scratch_memory(embedder) as memory:
+        store_before = _store_bytes(memory.settings.database)
         started = time.perf_counter()
         ids: list[str] = []
         batch: list[dict[str, Any]] = []
@@ -161,6 +189,7 @@ def run_scale_bench(
         superseded = rng.sample(ids, int(len(ids) * superseded_share))
         for old in superseded:
             memory.supersede(old, f"Revised: {_statement(rng)[0]}", reason="bench revision")
+            progress("supersede", 1)
         supersede_seconds = time.perf_counter() - started
 
         started = time.perf_counter()
@@ -178,11 +207,17 @@ def run_scale_bench(
             latencies.append((time.perf_counter() - query_started) * 1000)
             returned.append(len(result.items))
             progress("recall", 1)
+        views = views_directory(resolve_data_dir() / "views", memory.principal)
+        faiss_bytes = sum(path.stat().st_size for path in views.glob("belief-*.faiss"))
+        rss_mb = _rss_mb()
+        store_after = _store_bytes(memory.settings.database)
     written = beliefs + len(superseded)
+    p50 = statistics.median(latencies)
     return {
         "beliefs": beliefs,
         "projects": projects,
         "superseded": len(superseded),
+        "embedder": embedder.model_id if embedder is not None else MODEL_ID,
         "ingest": {
             "beliefs_per_s_without_embedding": round(beliefs / write_seconds, 1),
             "supersessions_per_s": round(len(superseded) / supersede_seconds, 1),
@@ -194,9 +229,75 @@ def run_scale_bench(
         },
         "recall": {
             "queries": queries,
-            "p50_ms": round(statistics.median(latencies), 2),
+            "p50_ms": round(p50, 2),
             "p95_ms": round(percentile(latencies, 95), 2),
+            "p95_over_p50": round(percentile(latencies, 95) / p50, 2),
             "mean_items": round(statistics.fmean(returned), 2),
         },
+        "client_rss_mb": rss_mb,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "faiss_bytes": faiss_bytes,
+        "neo4j_store_bytes": store_after,
+        "neo4j_store_growth_bytes": (
+            store_after - store_before
+            if store_after is not None and store_before is not None
+            else None
+        ),
     }
+
+
+def run_growth_bench(
+    sizes: Sequence[int],
+    projects: int,
+    queries: int = 1_000,
+    embedder: EmbedderChoice = "auto",
+    progress: Callable[[int, str, int], None] = lambda size, stage, n: None,
+) -> list[dict[str, Any]]:
+    """Runs :func:`run_scale_bench` at each size, smallest first; one figure set each.
+
+    Args:
+        sizes: The belief counts.
+        projects: Projects per size.
+        queries: Recalls timed per size.
+        embedder: ``minilm``, ``hashed``, or ``auto`` (MiniLM up to
+            ``REAL_EMBEDDER_MAX`` beliefs, hashed above).
+        progress: Called with (size, stage, how many more done).
+    """
+    figures = []
+    for size in sorted(sizes):
+        cheap = embedder == "hashed" or (embedder == "auto" and size > REAL_EMBEDDER_MAX)
+        figures.append(
+            run_scale_bench(
+                size,
+                projects,
+                queries,
+                embedder=HashedEmbedder() if cheap else None,
+                progress=partial(progress, size),
+            )
+        )
+    return figures
+
+
+def _rss_mb() -> float | None:
+    """The process's resident memory now (Linux), in MB."""
+    try:
+        status = Path("/proc/self/status").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+
+def _store_bytes(database: str) -> int | None:
+    """The managed Neo4j's store and transaction logs, in bytes (None: not managed here).
+
+    The whole database, every principal's data included; the growth across one size's
+    run is what that size added (Neo4j does not shrink its files when data goes).
+    """
+    data = managed_home(resolve_data_dir()) / "data"
+    parts = [data / "databases" / database, data / "transactions" / database]
+    if not all(part.is_dir() for part in parts):
+        return None
+    return sum(path.stat().st_size for part in parts for path in part.rglob("*") if path.is_file())

@@ -9,16 +9,20 @@ from graphmem.admin import Admin
 from graphmem.client import GraphMem
 from graphmem.settings import resolve_data_dir
 from graphmem.store.ids import new_id
+from graphmem.vectors.protocol import Embedder
 from graphmem.vectors.views import remove_views
 
 
 @contextmanager
-def scratch_memory() -> Iterator[GraphMem]:
+def scratch_memory(embedder: Embedder | None = None) -> Iterator[GraphMem]:
     """Yields a client for a fresh ``bench-...`` principal, deleted on exit.
 
     Both its graph data and its semantic views under the default data directory go.
+
+    Args:
+        embedder: The client's embedder (None: the default MiniLM).
     """
-    with GraphMem(f"bench-{new_id()}") as memory:
+    with GraphMem(f"bench-{new_id()}", embedder=embedder) as memory:
         try:
             yield memory
         finally:

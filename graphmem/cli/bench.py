@@ -4,13 +4,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import TaskID
 
 from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
 from graphmem.bench.mcp import run_mcp_bench
 from graphmem.bench.recall import ARM_SETS, BASELINE, load, run_recall_bench
-from graphmem.bench.scale import run_scale_bench
+from graphmem.bench.scale import REAL_EMBEDDER_MAX, EmbedderChoice, run_growth_bench
 from graphmem.bench.write import run_write_bench
 from graphmem.cli._common import (
     JsonOption,
@@ -19,6 +20,7 @@ from graphmem.cli._common import (
     print_json,
     progress_bar,
 )
+from graphmem.errors import InvalidInput
 from graphmem.models import MAX_BATCH_ROWS
 
 app = typer.Typer(help="Benchmarks (they print figures; run them on a quiet machine).")
@@ -107,40 +109,91 @@ def recall_bench(
         typer.echo(f"{name:<9} {cells}  p50 {latency['p50']}ms p95 {latency['p95']}ms")
 
 
+def _sizes(text: str) -> list[int]:
+    """``--beliefs``: one count or several, comma-separated (10000,100000,1000000)."""
+    try:
+        sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise InvalidInput(
+            "--beliefs: give one or more positive counts, comma-separated (10000,100000)",
+            field="beliefs",
+            rule="positive_int_list",
+        )
+    return sorted(set(sizes))
+
+
 @app.command()
 @handles_errors
 def scale(
-    beliefs: Annotated[int, typer.Option(min=1, help="Beliefs to write.")] = 100_000,
+    beliefs: Annotated[
+        str,
+        typer.Option(
+            help="Beliefs to write: one count, or several for a growth curve (10000,100000)."
+        ),
+    ] = "100000",
     projects: Annotated[int, typer.Option(min=1, help="Projects they spread over.")] = 10,
-    queries: Annotated[int, typer.Option(min=1, help="Recall queries to time.")] = 1_000,
+    queries: Annotated[int, typer.Option(min=1, help="Recall queries to time per size.")] = 1_000,
+    embedder: Annotated[
+        EmbedderChoice,
+        typer.Option(
+            help=(
+                "minilm (the real model), hashed (cheap word hashing, for sizes MiniLM is "
+                f"too slow for), or auto: MiniLM up to {REAL_EMBEDDER_MAX:,}, hashed above."
+            )
+        ),
+    ] = "auto",
     as_json: JsonOption = False,
 ) -> None:
-    """Ingest (with and without embedding) and recall p50/p95 at scale."""
+    """Ingest and recall p50/p95 as memory grows: memory, FAISS and store size per size.
+
+    One size prints its figures (--json: one object); several print one line each
+    (--json: {"sizes": [...]}, smallest first).
+    """
+    sizes = _sizes(beliefs)
     with progress_bar(as_json) as bar:
-        tasks = {
-            "write": bar.add_task("writing", total=beliefs),
-            "embed": bar.add_task("embedding", total=None),
-            "recall": bar.add_task("recalling", total=queries),
-        }
-        figures = run_scale_bench(
-            beliefs, projects, queries, progress=lambda stage, n: bar.advance(tasks[stage], n)
+        tasks: dict[tuple[int, str], TaskID] = {}
+        for size in sizes:
+            expected = {"write": size, "supersede": int(size * 0.05), "embed": None}
+            for stage, total in {**expected, "recall": queries}.items():
+                tasks[size, stage] = bar.add_task(f"{size:,}: {stage}", total=total)
+        figures = run_growth_bench(
+            sizes,
+            projects,
+            queries,
+            embedder,
+            progress=lambda size, stage, n: bar.advance(tasks[size, stage], n),
         )
     if as_json:
-        print_json(figures)
+        print_json(figures[0] if len(figures) == 1 else {"sizes": figures})
         return
-    ingest, recall = figures["ingest"], figures["recall"]
-    typer.echo(
-        f"{figures['beliefs']} beliefs in {figures['projects']} projects "
-        f"({figures['superseded']} superseded)"
-    )
-    typer.echo(
-        f"ingest: {ingest['beliefs_per_s_without_embedding']}/s without embedding, "
-        f"{ingest['beliefs_per_s_with_embedding']}/s with ({ingest['embed_seconds']}s embedding)"
-    )
-    typer.echo(
-        f"recall: p50 {recall['p50_ms']} ms, p95 {recall['p95_ms']} ms over {recall['queries']}"
-    )
-    typer.echo(f"peak memory: {figures['peak_rss_mb']} MB")
+    for each in figures:
+        ingest, recall = each["ingest"], each["recall"]
+        typer.echo(
+            f"{each['beliefs']:,} beliefs in {each['projects']} projects "
+            f"({each['superseded']:,} superseded), embedder {each['embedder']}"
+        )
+        typer.echo(
+            f"  ingest: {ingest['beliefs_per_s_without_embedding']}/s without embedding, "
+            f"{ingest['beliefs_per_s_with_embedding']}/s with "
+            f"({ingest['embed_seconds']}s embedding); "
+            f"{ingest['supersessions_per_s']} supersessions/s"
+        )
+        typer.echo(
+            f"  recall: p50 {recall['p50_ms']} ms, p95 {recall['p95_ms']} ms "
+            f"({recall['p95_over_p50']}x p50) over {recall['queries']}"
+        )
+        store = each["neo4j_store_bytes"]
+        store_text = (
+            f"{store / 2**20:,.0f} MB (+{each['neo4j_store_growth_bytes'] / 2**20:,.0f} MB)"
+            if store is not None
+            else "not measured (the server is not the managed one)"
+        )
+        typer.echo(
+            f"  client memory {each['client_rss_mb']} MB (peak {each['peak_rss_mb']} MB); "
+            f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; Neo4j store {store_text}"
+        )
 
 
 @app.command()

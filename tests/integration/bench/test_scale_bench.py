@@ -1,0 +1,31 @@
+"""The growth-curve benchmark end to end at two tiny sizes (real Neo4j)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graphmem.bench.scale import run_growth_bench
+from graphmem.vectors.hashed import HashedEmbedder
+
+
+def test_each_size_reports_its_figures_and_its_embedder(bench_env: Path) -> None:
+    seen: set[tuple[int, str]] = set()
+    figures = run_growth_bench(
+        [400, 200],
+        projects=3,
+        queries=10,
+        embedder="hashed",
+        progress=lambda size, stage, n: seen.add((size, stage)),
+    )
+    assert [each["beliefs"] for each in figures] == [200, 400]  # smallest first
+    for each in figures:
+        assert each["embedder"] == HashedEmbedder.model_id
+        assert each["superseded"] == each["beliefs"] // 20
+        assert each["ingest"]["embedded"] == each["beliefs"] + each["superseded"]
+        assert each["recall"]["queries"] == 10 and each["recall"]["mean_items"] == 10
+        assert each["recall"]["p95_over_p50"] >= 1
+        assert each["faiss_bytes"] > each["beliefs"] * HashedEmbedder.dim * 4
+        assert each["client_rss_mb"] > 0
+    assert figures[1]["faiss_bytes"] > figures[0]["faiss_bytes"]
+    assert {stage for _, stage in seen} == {"write", "supersede", "embed", "recall"}
+    assert not any((bench_env / "views").glob("*/belief-*"))  # scratch views removed
