@@ -1,4 +1,10 @@
-"""``graphmem bench write``: batched belief throughput and single-write latency."""
+"""``graphmem bench write``: batched belief throughput and single-write latency.
+
+Beside graphmem's batched writes the bench times a bare ``UNWIND ... CREATE`` of the
+same rows, in the same batches, on the same server, each bare batch just before its
+graphmem batch so the machine's drift hits both alike; it prints both rates and their
+ratio.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,16 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.models import BeliefType
+from graphmem.settings import ConnectionSettings
+from graphmem.store.bench import bare_create, bare_delete
+from graphmem.store.database import Database
+from graphmem.store.ids import new_id
 
 _SUBJECTS = (
     "invoice rounding",
@@ -77,21 +88,29 @@ def run_write_bench(
     provenance edges. Everything is written under a scratch principal that is deleted
     afterwards.
     """
-    with scratch_memory() as memory:
+    run_id = new_id()
+    with scratch_memory() as memory, _database(memory.settings) as db:
         rows = list(synthetic_beliefs(beliefs, projects=10))
         batch_seconds: list[float] = []
+        bare_seconds: list[float] = []
         started = time.perf_counter()
-        for offset in range(0, len(rows), batch_size):
-            chunk = rows[offset : offset + batch_size]
-            episode = memory.remember(
-                {"project": chunk[0]["project"], "title": f"bench batch {offset}"}
-            )
-            chunk = [{**row, "evidence": [episode]} for row in chunk]
-            batch_started = time.perf_counter()
-            memory.believe_many(chunk)
-            batch_seconds.append(time.perf_counter() - batch_started)
-            progress(len(chunk))
-        total_seconds = time.perf_counter() - started
+        try:
+            for offset in range(0, len(rows), batch_size):
+                chunk = rows[offset : offset + batch_size]
+                bare_started = time.perf_counter()
+                bare_create(db, run_id, [{**row, "type": str(row["type"])} for row in chunk])
+                bare_seconds.append(time.perf_counter() - bare_started)
+                episode = memory.remember(
+                    {"project": chunk[0]["project"], "title": f"bench batch {offset}"}
+                )
+                chunk = [{**row, "evidence": [episode]} for row in chunk]
+                batch_started = time.perf_counter()
+                memory.believe_many(chunk)
+                batch_seconds.append(time.perf_counter() - batch_started)
+                progress(len(chunk))
+        finally:
+            bare_delete(db, run_id)
+        total_seconds = time.perf_counter() - started - sum(bare_seconds)
         single_ms: list[float] = []
         for row in synthetic_beliefs(singles, projects=10, seed=11):
             single_started = time.perf_counter()
@@ -99,11 +118,14 @@ def run_write_bench(
             single_ms.append((time.perf_counter() - single_started) * 1000)
             progress(1)
     batch_rate = beliefs / sum(batch_seconds)
+    bare_rate = beliefs / sum(bare_seconds)
     return {
         "beliefs": beliefs,
         "batch_size": batch_size,
         "batches": len(batch_seconds),
         "beliefs_per_s": round(batch_rate, 1),
+        "bare_create_per_s": round(bare_rate, 1),
+        "ratio_to_bare": round(batch_rate / bare_rate, 3),
         "beliefs_per_s_with_episodes": round(beliefs / total_seconds, 1),
         "batch_seconds_median": round(statistics.median(batch_seconds), 4)
         if batch_seconds
@@ -112,3 +134,13 @@ def run_write_bench(
         "single_write_p50_ms": round(statistics.median(single_ms), 2),
         "single_write_p95_ms": round(percentile(single_ms, 95), 2),
     }
+
+
+@contextmanager
+def _database(settings: ConnectionSettings) -> Iterator[Database]:
+    """A connection of its own for the bare baseline (the client's is private)."""
+    db = Database(settings)
+    try:
+        yield db
+    finally:
+        db.close()

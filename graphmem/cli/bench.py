@@ -34,7 +34,7 @@ def write(
     singles: Annotated[int, typer.Option(min=1, help="Single writes timed one by one.")] = 200,
     as_json: JsonOption = False,
 ) -> None:
-    """Batched belief throughput and single-write latency, under a scratch principal."""
+    """Batched belief throughput beside a bare UNWIND ... CREATE, and single-write latency."""
     with progress_bar(as_json) as bar:
         task = bar.add_task("writing beliefs", total=beliefs + singles)
         figures = run_write_bench(beliefs, batch, singles, lambda n: bar.advance(task, n))
