@@ -554,10 +554,15 @@ _ANY_HINT = re.compile("|".join(re.escape(hint) for hint in sorted(_HINTS)))
 
 
 def _provider_tokens(text: str) -> Iterator[_Candidate]:
-    present = {hint for hint in _HINTS if hint in text} if _ANY_HINT.search(text) else set()
-    for priority, shape in enumerate(_SHAPES, start=_PROVIDER_PRIORITY):
-        if shape.hints and present.isdisjoint(shape.hints):
-            continue
+    shapes = _HINTLESS_SHAPES
+    if _ANY_HINT.search(text):
+        present = {hint for hint in _HINTS if hint in text}
+        shapes = tuple(
+            (priority, shape)
+            for priority, shape in _RANKED_SHAPES
+            if not shape.hints or not present.isdisjoint(shape.hints)
+        )
+    for priority, shape in shapes:
         for match in shape.pattern.finditer(text):
             span = shape.check(text, match)
             if span is not None:
@@ -976,3 +981,8 @@ _URL_PRIORITY = _PROVIDER_PRIORITY + len(_SHAPES)
 _HEADER_PRIORITY = _URL_PRIORITY + 1
 _ASSIGNMENT_PRIORITY = _HEADER_PRIORITY + 1
 _ENTROPY_PRIORITY = _ASSIGNMENT_PRIORITY + 1
+
+_RANKED_SHAPES = tuple(enumerate(_SHAPES, start=_PROVIDER_PRIORITY))
+_HINTLESS_SHAPES = tuple((priority, shape) for priority, shape in _RANKED_SHAPES if not shape.hints)
+"""What a text without any hint is matched against (checking every shape's hints for
+such a text, most texts, cost more than all its regular expressions)."""
