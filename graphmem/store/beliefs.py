@@ -61,13 +61,13 @@ class PendingBelief:
     """More properties to store (formation: ``not_here``, ``disputed``, policy)."""
 
 
-def _belief_row(pending: PendingBelief, now: datetime) -> dict[str, Any]:
+def _belief_row(pending: PendingBelief) -> dict[str, Any]:
     belief = pending.belief
     props = belief.model_dump(exclude={"evidence", "anchor", "anchor_unverifiable"})
     props.update(
         id=pending.id,
         portability=belief.effective_portability,
-        valid_from=belief.valid_from or now,
+        valid_from=belief.valid_from,  # None: belief/create sets $now
         scope=pending.scope,
         origins=pending.origins,
         anchor_key=pending.anchor_key,
@@ -114,7 +114,7 @@ def insert_beliefs(
         ],
     )
     if pending:
-        rows = [_belief_row(p, now) for p in pending]
+        rows = [_belief_row(p) for p in pending]
         names, mentions = batched([belief_mentions(row["props"]) for row in rows])
         created = run(
             tx,

@@ -40,8 +40,13 @@ def write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keye
 
 
 def check_created(created: Sequence[Record], expected: int) -> None:
-    """Raises if the create query wrote fewer rows than asked (no schema, no clock)."""
-    if len(created) != expected:
+    """Raises if the create query wrote fewer rows than asked (no schema, no clock).
+
+    Args:
+        created: The create query's one record, its ``created`` count.
+        expected: How many rows it was given.
+    """
+    if int(created[0]["created"]) != expected:
         raise MigrationError(
             "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
             "GraphMem with migrate=True"

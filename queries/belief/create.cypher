@@ -26,7 +26,10 @@ UNWIND range(0, size($rows) - 1) AS i
 WITH base + i + 1 AS seq, $rows[i] AS row, principal, entities
 CREATE (b:Belief)
 SET b = row.props, b.principal = $principal, b.principal_key = $principal_key, b.seq = seq,
-    b.recorded_at = $now
+    b.recorded_at = $now,
+    // valid from now unless the row says otherwise: one $now, not a datetime per row
+    // (the driver packs each datetime in Python, ~0.1-0.3 ms apiece)
+    b.valid_from = coalesce(row.props.valid_from, $now)
 WITH b, row, seq, principal, entities
 CALL (b, principal) {
   UNWIND b.origins AS name
@@ -55,4 +58,4 @@ CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'belief.created', node_id: b.id,
   actor: b.authority, at: $now
 })-[:ABOUT]->(b)
-RETURN b.id AS id
+RETURN count(b) AS created  // one record: the driver decodes each record in Python

@@ -56,4 +56,4 @@ CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'episode.created', node_id: e.id,
   actor: $actor, at: $now
 })-[:ABOUT]->(e)
-RETURN e.id AS id
+RETURN count(e) AS created  // one record: the driver decodes each record in Python
