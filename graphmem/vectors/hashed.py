@@ -1,7 +1,8 @@
 """A cheap, deterministic embedder for benchmarks at sizes MiniLM is too slow for.
 
 Feature hashing: each lower-cased word and each pair of adjacent words adds ±1 to one
-of ``dim`` dimensions, chosen (and signed) by CRC-32, and the sum is L2-normalised. It
+of ``dim`` dimensions, the dimension and the sign both taken from one 64-bit BLAKE2b
+digest of the feature, and the sum is L2-normalised. It
 captures word overlap, not meaning: two paraphrases with no word in common land far
 apart. ``graphmem bench scale`` uses it above 100k beliefs, where a million
 statements would take MiniLM over an hour on two cores (about 140 texts/s here), and
@@ -11,8 +12,8 @@ says in its output which embedder ran. Nothing else uses it.
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Sequence
+from hashlib import blake2b
 from itertools import pairwise
 
 import numpy as np
@@ -22,8 +23,8 @@ from graphmem.vectors.protocol import Vectors
 HASHED_DIM = 384
 """MiniLM's dimension, so FAISS memory and search cost match the real model's."""
 _WORD = re.compile(r"[a-z0-9]+")
-_SIGN_SEED = 0x9E3779B9
-"""A second CRC start value: the sign must not follow from the dimension."""
+_SIGN_BIT = 1 << 40
+"""The digest bit that gives the sign: far from the bits the dimension is taken from."""
 _EMPTY = b"\x00empty"
 """The one feature of a text without words, so every row has unit length."""
 
@@ -42,8 +43,8 @@ class HashedEmbedder:
             features = [word.encode() for word in words]
             features += [f"{a} {b}".encode() for a, b in pairwise(words)]
             for feature in features or [_EMPTY]:
-                sign = 1.0 if zlib.crc32(feature, _SIGN_SEED) & 1 else -1.0
-                rows[row, zlib.crc32(feature) % HASHED_DIM] += sign
+                digest = int.from_bytes(blake2b(feature, digest_size=8).digest(), "little")
+                rows[row, digest % HASHED_DIM] += 1.0 if digest & _SIGN_BIT else -1.0
         norms = np.linalg.norm(rows, axis=1, keepdims=True)
         # A text whose features cancel out exactly is the one zero row: give it the
         # empty text's vector rather than divide by zero.
