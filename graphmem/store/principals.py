@@ -15,8 +15,7 @@ def list_projects(db: Database, principal: str, limit: int) -> list[str]:
 def delete_principal(db: Database, principal: str) -> None:
     """Deletes every node of ``principal`` (benchmarks and tests clean up with it).
 
-    Relationships go first, in batches, then the nodes: so a principal of any size
-    is deleted within the server's transaction memory.
+    In batches of whole nodes, the least linked first, so a principal of any size is
+    deleted within the server's transaction memory.
     """
-    db.run_autocommit(cypher("memory/delete_principal_relationships"), principal=principal)
     db.run_autocommit(cypher("memory/delete_principal"), principal=principal)
