@@ -142,15 +142,16 @@ class LexicalArm:
         """The best BM25 hits' seqs in the caught-up view.
 
         It searches the view as it stands while the event log is read, and again only
-        if the view moved meanwhile (new memory, rarely between two recalls): the
-        answer is always the caught-up view's, and usually costs no wait for the log.
+        if the view moved meanwhile (memory was written since the last recall): the
+        answer is always the caught-up view's, and a recall after no write waits for
+        no log read. The second search is timed as ``lexical_again``.
         """
         searched_at = self._view.watermark
         hits = _timed(self.timings_ms, "lexical", lambda: self._view.search(self._query, ARM_FETCH))
         self._synced.result()
         if self._view.watermark != searched_at:
             hits = _timed(
-                self.timings_ms, "lexical", lambda: self._view.search(self._query, ARM_FETCH)
+                self.timings_ms, "lexical_again", lambda: self._view.search(self._query, ARM_FETCH)
             )
         self.scores = {hit.seq: hit.score for hit in hits}
         return [hit.seq for hit in hits]

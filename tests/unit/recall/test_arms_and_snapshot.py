@@ -18,6 +18,7 @@ from graphmem.models import (
 from graphmem.recall.arms import GRAPH_SEEDS, GraphArm, LexicalArm, reached_from
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.snapshot import CHARS_PER_TOKEN, Weighted, choose, within_tokens
+from graphmem.store.events import ViewEvent
 from graphmem.store.recall import BeliefCandidate, Reach
 from graphmem.vectors.views import ViewFeed
 
@@ -74,6 +75,22 @@ def test_hit_arms_keep_every_survivor_in_order() -> None:
         arm = LexicalArm(view, "q", executor, feed)
         ranked = arm.rank(list(range(40, 0, -1)), found)
     assert ranked == [f"b{seq:03d}" for seq in range(38, 0, -2)]
+
+
+def test_the_lexical_arm_answers_from_the_caught_up_view() -> None:
+    events = [ViewEvent(1, "belief.created", 11, "invoice rounding uses half even")]
+    later = [ViewEvent(2, "belief.created", 12, "invoice rounding is done once")]
+    view = LexicalView(
+        lambda since, types, limit: [e for e in events if e.seq > since], "p", "belief"
+    )
+    view.sync()
+    caught_up: Future[ViewFeed] = Future()
+    caught_up.set_result(lambda since, types, limit: [e for e in events + later if e.seq > since])
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        offered = LexicalArm(view, "invoice rounding", executor, caught_up).offer({})
+        assert sorted(offered) == [11, 12]  # the event read meanwhile counts
+        again = LexicalArm(view, "invoice rounding", executor, caught_up)
+        assert again.offer({}) == offered and "lexical_again" not in again.timings_ms
 
 
 def test_snapshot_gives_about_two_thirds_to_durable_beliefs() -> None:
