@@ -99,6 +99,9 @@ class MiniLMEmbedder:
 
     def _session(self, threads: int) -> onnxruntime.InferenceSession:
         """The model on ``threads`` intra-op threads (loaded on first use)."""
+        loaded = self._sessions.get(threads)
+        if loaded is not None:  # no lock once loaded: a load never blocks a batch
+            return loaded
         with self._sessions_lock:
             if threads not in self._sessions:
                 import onnxruntime

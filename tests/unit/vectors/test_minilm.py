@@ -40,3 +40,11 @@ def test_shape_dtype_norm_and_determinism(embedder: MiniLMEmbedder) -> None:
 
 def test_the_shipped_vocabulary_is_the_pinned_one() -> None:
     assert _sha256(_VOCAB) == VOCAB_SHA256
+
+
+def test_one_text_and_a_batch_agree_across_their_two_sessions() -> None:
+    two_threads = MiniLMEmbedder(threads=2)  # one text runs on its own one-thread session
+    texts = ["retry with backoff", "invoice totals round half even"]
+    batch = two_threads.embed(texts)
+    for index, text in enumerate(texts):
+        assert np.allclose(two_threads.embed([text])[0], batch[index], atol=1e-5)
