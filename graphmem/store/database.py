@@ -11,6 +11,7 @@ and retried by the driver on transient errors.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -172,8 +173,9 @@ class Database:
     def read(self, query: str, /, **params: Any) -> list[neo4j.Record]:
         """Runs the named read query, routed to readers, and returns its records.
 
-        A transient failure (a leader switch, a lock timeout, a dropped connection) is
-        retried with a growing pause for up to ``RETRY_SECONDS``.
+        A transient failure (a leader switch, a dropped connection, a server briefly
+        out of memory) is retried with a growing, jittered pause for up to
+        ``RETRY_SECONDS``.
         """
         statement = cypher(query)
         deadline = time.monotonic() + RETRY_SECONDS
@@ -188,7 +190,7 @@ class Database:
                 except (Neo4jError, DriverError) as error:
                     if not error.is_retryable() or time.monotonic() + delay > deadline:
                         raise
-                time.sleep(delay)
+                time.sleep(delay * random.uniform(0.8, 1.2))  # concurrent readers spread out
                 delay = min(delay * 2, _MAX_RETRY_DELAY)
 
     def write(self, work: Callable[[ManagedTransaction], T]) -> T:
