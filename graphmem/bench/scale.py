@@ -24,15 +24,23 @@ from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.models import BeliefType
 from graphmem.server.manager import managed_home
-from graphmem.settings import resolve_data_dir
+from graphmem.settings import ConnectionSettings, read_connection_record, resolve_data_dir
+from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.hashed import HashedEmbedder
-from graphmem.vectors.minilm import MODEL_ID
+from graphmem.vectors.minilm import MODEL_ID, MiniLMEmbedder
 from graphmem.vectors.protocol import Embedder
 from graphmem.vectors.views import views_directory
 
 REAL_EMBEDDER_MAX = 100_000
 """The largest size ``--embedder auto`` embeds with MiniLM."""
 EmbedderChoice = Literal["auto", "minilm", "hashed"]
+EMBEDDER_CHOICES: dict[str, EmbedderChoice] = {
+    "auto": "auto",
+    "minilm": "minilm",
+    "hashed": "hashed",
+}
+SUPERSEDED_SHARE = 0.05
+"""The share of each size's beliefs superseded, one at a time."""
 
 _AREAS = (
     "billing",
@@ -154,7 +162,7 @@ def run_scale_bench(
     beliefs: int,
     projects: int,
     queries: int = 1_000,
-    superseded_share: float = 0.05,
+    superseded_share: float = SUPERSEDED_SHARE,
     embedder: Embedder | None = None,
     progress: Callable[[str, int], None] = lambda stage, n: None,
 ) -> dict[str, Any]:
@@ -170,7 +178,7 @@ def run_scale_bench(
     """
     rng = random.Random(11)
     with scratch_memory(embedder) as memory:
-        store_before = _store_bytes(memory.settings.database)
+        store_before = _store_bytes(memory.settings)
         started = time.perf_counter()
         ids: list[str] = []
         batch: list[dict[str, Any]] = []
@@ -210,7 +218,7 @@ def run_scale_bench(
         views = views_directory(resolve_data_dir() / "views", memory.principal)
         faiss_bytes = sum(path.stat().st_size for path in views.glob("belief-*.faiss"))
         rss_mb = _rss_mb()
-        store_after = _store_bytes(memory.settings.database)
+        store_after = _store_bytes(memory.settings)
     written = beliefs + len(superseded)
     p50 = statistics.median(latencies)
     return {
@@ -266,12 +274,15 @@ def run_growth_bench(
     figures = []
     for size in sorted(sizes):
         cheap = embedder == "hashed" or (embedder == "auto" and size > REAL_EMBEDDER_MAX)
+        # A fresh embedder per size: the sizes share their first statements, and a
+        # cache carried over would make the larger size's embedding look faster.
+        fresh: Embedder = HashedEmbedder() if cheap else CachedEmbedder(MiniLMEmbedder())
         figures.append(
             run_scale_bench(
                 size,
                 projects,
                 queries,
-                embedder=HashedEmbedder() if cheap else None,
+                embedder=fresh,
                 progress=partial(progress, size),
             )
         )
@@ -290,14 +301,19 @@ def _rss_mb() -> float | None:
     return None
 
 
-def _store_bytes(database: str) -> int | None:
-    """The managed Neo4j's store and transaction logs, in bytes (None: not managed here).
+def _store_bytes(settings: ConnectionSettings) -> int | None:
+    """The managed Neo4j's store and transaction logs, in bytes.
 
     The whole database, every principal's data included; the growth across one size's
     run is what that size added (Neo4j does not shrink its files when data goes).
+    None unless the client talks to the managed server of the data directory.
     """
-    data = managed_home(resolve_data_dir()) / "data"
-    parts = [data / "databases" / database, data / "transactions" / database]
+    data_dir = resolve_data_dir()
+    record = read_connection_record(data_dir)
+    if record is None or record.get("uri") != settings.uri:
+        return None
+    data = managed_home(data_dir) / "data"
+    parts = [data / "databases" / settings.database, data / "transactions" / settings.database]
     if not all(part.is_dir() for part in parts):
         return None
     return sum(path.stat().st_size for part in parts for path in part.rglob("*") if path.is_file())

@@ -108,9 +108,9 @@ def run_write_bench(
                 memory.believe_many(chunk)
                 batch_seconds.append(time.perf_counter() - batch_started)
                 progress(len(chunk))
+            total_seconds = time.perf_counter() - started - sum(bare_seconds)
         finally:
             bare_delete(db, run_id)
-        total_seconds = time.perf_counter() - started - sum(bare_seconds)
         single_ms: list[float] = []
         for row in synthetic_beliefs(singles, projects=10, seed=11):
             single_started = time.perf_counter()

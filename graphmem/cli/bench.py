@@ -11,7 +11,12 @@ from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
 from graphmem.bench.mcp import run_mcp_bench
 from graphmem.bench.recall import ARM_SETS, BASELINE, load, run_recall_bench
-from graphmem.bench.scale import REAL_EMBEDDER_MAX, EmbedderChoice, run_growth_bench
+from graphmem.bench.scale import (
+    EMBEDDER_CHOICES,
+    REAL_EMBEDDER_MAX,
+    SUPERSEDED_SHARE,
+    run_growth_bench,
+)
 from graphmem.bench.write import run_write_bench
 from graphmem.cli._common import (
     JsonOption,
@@ -63,7 +68,7 @@ def anchors(
     typer.echo(f"bare parse: {bare['seconds']:.2f}s  {bare['files_per_s']} files/s (one process)")
     typer.echo(
         f"cold: {cold['seconds']:.2f}s  {cold['files_per_s']} files/s "
-        f"({cold['ratio_to_bare']}x bare)  {cold['symbols_per_s']} symbols/s  "
+        f"({cold['ratio_to_bare'] or 'n/a'}x bare)  {cold['symbols_per_s']} symbols/s  "
         f"({figures['files']} files, {figures['symbols']} symbols)"
     )
     typer.echo(f"warm: {warm['seconds']:.2f}s  {warm['writes']} writes")
@@ -138,7 +143,7 @@ def scale(
     projects: Annotated[int, typer.Option(min=1, help="Projects they spread over.")] = 10,
     queries: Annotated[int, typer.Option(min=1, help="Recall queries to time per size.")] = 1_000,
     embedder: Annotated[
-        EmbedderChoice,
+        str,
         typer.Option(
             help=(
                 "minilm (the real model), hashed (cheap word hashing, for sizes MiniLM is "
@@ -154,17 +159,21 @@ def scale(
     (--json: {"sizes": [...]}, smallest first).
     """
     sizes = _sizes(beliefs)
+    if embedder not in EMBEDDER_CHOICES:
+        raise InvalidInput(
+            f"--embedder: use one of {', '.join(EMBEDDER_CHOICES)}", field="embedder", rule="enum"
+        )
     with progress_bar(as_json) as bar:
         tasks: dict[tuple[int, str], TaskID] = {}
         for size in sizes:
-            expected = {"write": size, "supersede": int(size * 0.05), "embed": None}
+            expected = {"write": size, "supersede": int(size * SUPERSEDED_SHARE), "embed": None}
             for stage, total in {**expected, "recall": queries}.items():
                 tasks[size, stage] = bar.add_task(f"{size:,}: {stage}", total=total)
         figures = run_growth_bench(
             sizes,
             projects,
             queries,
-            embedder,
+            EMBEDDER_CHOICES[embedder],
             progress=lambda size, stage, n: bar.advance(tasks[size, stage], n),
         )
     if as_json:
@@ -193,7 +202,8 @@ def scale(
             else "not measured (the server is not the managed one)"
         )
         typer.echo(
-            f"  client memory {each['client_rss_mb']} MB (peak {each['peak_rss_mb']} MB); "
+            f"  client memory {each['client_rss_mb']} MB (process peak so far "
+            f"{each['peak_rss_mb']} MB); "
             f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; Neo4j store {store_text}"
         )
 

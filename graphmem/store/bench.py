@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from graphmem.store.database import Database, Value, drain, run
-
-_DELETE_BATCH = 5_000
+from graphmem.store.cypher import cypher
+from graphmem.store.database import Database, Value, run
 
 
 def bare_create(db: Database, run_id: str, rows: Sequence[Mapping[str, Value]]) -> int:
@@ -19,6 +18,6 @@ def bare_create(db: Database, run_id: str, rows: Sequence[Mapping[str, Value]]) 
     return int(created[0]["created"])
 
 
-def bare_delete(db: Database, run_id: str) -> int:
-    """Deletes every bare node of one run; returns how many."""
-    return drain(db, "bench/bare_delete", "deleted", _DELETE_BATCH, run=run_id)
+def bare_delete(db: Database, run_id: str) -> None:
+    """Deletes every bare node of one run."""
+    db.run_autocommit(cypher("bench/bare_delete"), run=run_id)

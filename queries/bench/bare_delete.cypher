@@ -1,5 +1,3 @@
-// Removes up to $limit of one baseline run's bare nodes; repeated until none is left.
+// Removes one baseline run's bare nodes, in batches (an auto-commit query).
 MATCH (n:BenchBare {run: $run})
-WITH n LIMIT $limit
-DELETE n
-RETURN count(*) AS deleted
+CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS

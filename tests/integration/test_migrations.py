@@ -35,6 +35,7 @@ INDEXES = {
     "episode_principal",
     "episode_seq",
     "memory_event_principal_seq",
+    "belief_principal_subject_seq",
     "belief_text_v2",
     "episode_text_v2",
 }
