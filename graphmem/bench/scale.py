@@ -18,10 +18,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
+from graphmem.errors import InvalidInput
 from graphmem.models import BeliefType
 from graphmem.server.manager import managed_home
 from graphmem.settings import ConnectionSettings, read_connection_record, resolve_data_dir
@@ -33,12 +34,7 @@ from graphmem.vectors.views import views_directory
 
 REAL_EMBEDDER_MAX = 100_000
 """The largest size ``--embedder auto`` embeds with MiniLM."""
-EmbedderChoice = Literal["auto", "minilm", "hashed"]
-EMBEDDER_CHOICES: dict[str, EmbedderChoice] = {
-    "auto": "auto",
-    "minilm": "minilm",
-    "hashed": "hashed",
-}
+EMBEDDER_CHOICES = ("auto", "minilm", "hashed")
 SUPERSEDED_SHARE = 0.05
 """The share of each size's beliefs superseded, one at a time."""
 
@@ -258,7 +254,7 @@ def run_growth_bench(
     sizes: Sequence[int],
     projects: int,
     queries: int = 1_000,
-    embedder: EmbedderChoice = "auto",
+    embedder: str = "auto",
     progress: Callable[[int, str, int], None] = lambda size, stage, n: None,
 ) -> list[dict[str, Any]]:
     """Runs :func:`run_scale_bench` at each size, smallest first; one figure set each.
@@ -270,7 +266,14 @@ def run_growth_bench(
         embedder: ``minilm``, ``hashed``, or ``auto`` (MiniLM up to
             ``REAL_EMBEDDER_MAX`` beliefs, hashed above).
         progress: Called with (size, stage, how many more done).
+
+    Raises:
+        InvalidInput: ``embedder`` is none of ``EMBEDDER_CHOICES``.
     """
+    if embedder not in EMBEDDER_CHOICES:
+        raise InvalidInput(
+            f"embedder: use one of {', '.join(EMBEDDER_CHOICES)}", field="embedder", rule="enum"
+        )
     figures = []
     for size in sorted(sizes):
         cheap = embedder == "hashed" or (embedder == "auto" and size > REAL_EMBEDDER_MAX)

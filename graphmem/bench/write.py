@@ -12,13 +12,12 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing
 from typing import Any
 
 from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.models import BeliefType
-from graphmem.settings import ConnectionSettings
 from graphmem.store.bench import bare_create, bare_delete
 from graphmem.store.database import Database
 from graphmem.store.ids import new_id
@@ -89,7 +88,8 @@ def run_write_bench(
     afterwards.
     """
     run_id = new_id()
-    with scratch_memory() as memory, _database(memory.settings) as db:
+    # A connection of its own for the bare baseline (the client's is private).
+    with scratch_memory() as memory, closing(Database(memory.settings)) as db:
         rows = list(synthetic_beliefs(beliefs, projects=10))
         batch_seconds: list[float] = []
         bare_seconds: list[float] = []
@@ -134,13 +134,3 @@ def run_write_bench(
         "single_write_p50_ms": round(statistics.median(single_ms), 2),
         "single_write_p95_ms": round(percentile(single_ms, 95), 2),
     }
-
-
-@contextmanager
-def _database(settings: ConnectionSettings) -> Iterator[Database]:
-    """A connection of its own for the bare baseline (the client's is private)."""
-    db = Database(settings)
-    try:
-        yield db
-    finally:
-        db.close()

@@ -12,10 +12,9 @@ from graphmem.store.cypher import cypher
 from graphmem.store.database import Database, Value, run
 
 
-def bare_create(db: Database, run_id: str, rows: Sequence[Mapping[str, Value]]) -> int:
-    """Creates one bare node per row in one transaction; returns how many."""
-    created = db.write(lambda tx: run(tx, "bench/bare_create", rows=list(rows), run=run_id))
-    return int(created[0]["created"])
+def bare_create(db: Database, run_id: str, rows: Sequence[Mapping[str, Value]]) -> None:
+    """Creates one bare node per row in one transaction."""
+    db.write(lambda tx: run(tx, "bench/bare_create", rows=list(rows), run=run_id))
 
 
 def bare_delete(db: Database, run_id: str) -> None:

@@ -2,11 +2,11 @@
 
 Feature hashing: each lower-cased word and each pair of adjacent words adds ±1 to one
 of ``dim`` dimensions, the dimension and the sign both taken from one 64-bit BLAKE2b
-digest of the feature, and the sum is L2-normalised. It
-captures word overlap, not meaning: two paraphrases with no word in common land far
-apart. ``graphmem bench scale`` uses it above 100k beliefs, where a million
-statements would take MiniLM over an hour on two cores (about 140 texts/s here), and
-says in its output which embedder ran. Nothing else uses it.
+digest of the feature, and the sum is L2-normalised. It captures word overlap, not
+meaning: two paraphrases with no word in common land far apart. ``graphmem bench
+scale`` uses it above 100k beliefs, where a million statements would take MiniLM over
+an hour on two cores (about 140 texts/s here), and says in its output which embedder
+ran. Nothing else uses it.
 """
 
 from __future__ import annotations

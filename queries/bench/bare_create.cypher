@@ -3,4 +3,3 @@
 UNWIND $rows AS row
 CREATE (n:BenchBare)
 SET n = row, n.run = $run
-RETURN count(n) AS created
