@@ -35,6 +35,7 @@ from graphmem.store.writes import (
     check_created,
     check_episodes_exist,
     existing_keys,
+    stamp,
     write_idempotent,
 )
 from graphmem.trust.sensitivity import (
@@ -126,6 +127,7 @@ def insert_beliefs(
             names=names,
         )
         check_created(created, len(pending))
+        stamp(tx, "belief", principal, [p.id for p in pending], now)
 
 
 def create_beliefs(

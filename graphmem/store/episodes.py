@@ -20,6 +20,7 @@ from graphmem.store.writes import (
     check_created,
     check_episodes_exist,
     existing_keys,
+    stamp,
     write_idempotent,
 )
 from graphmem.trust.sensitivity import EPISODE_TEXTS, effective, texts_of
@@ -66,11 +67,11 @@ def create_episodes(
                 principal=principal,
                 principal_key=principal_key(principal),
                 now=now,
-                actor="writer",
                 rows=[{**row, "mentions": at} for row, at in zip(new, mentions, strict=True)],
                 names=names,
             )
             check_created(created, len(rows))
+            stamp(tx, "episode", principal, [episode_id for _, _, episode_id in rows], now)
         return [episode_id for episode_id, _ in assigned]
 
     return write_idempotent(db, work, keyed=any(e.idempotency_key for e in episodes))

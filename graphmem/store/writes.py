@@ -2,12 +2,18 @@
 
 Every write runs in one managed transaction, draws its ``seq`` values from the clock
 inside that transaction, appends one ``:MemoryEvent`` per change, and is a no-op when
-its ``idempotency_key`` was written before.
+its ``idempotency_key`` was written before. Creates take the clock last (:func:`stamp`),
+so a writer holds it only for the stamp and the commit; :data:`CLOCK_WAITS` keeps how
+long the latest stamps took, waiting included.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import TypeVar
 
 from neo4j import ManagedTransaction
@@ -51,6 +57,58 @@ def check_created(created: Sequence[Record], expected: int) -> None:
             "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
             "GraphMem with migrate=True"
         )
+
+
+class ClockTimes:
+    """How long this process's recent stamps took: the wait for the clock and the stamp.
+
+    Args:
+        keep: How many of the latest durations to keep.
+    """
+
+    def __init__(self, keep: int = 100_000) -> None:
+        self._seconds: deque[float] = deque(maxlen=keep)
+        self._lock = threading.Lock()
+
+    def record(self, seconds: float) -> None:
+        """Keeps one stamp's duration."""
+        with self._lock:
+            self._seconds.append(seconds)
+
+    def drain(self) -> list[float]:
+        """The durations kept so far, in seconds, oldest first; forgets them."""
+        with self._lock:
+            kept = list(self._seconds)
+            self._seconds.clear()
+            return kept
+
+
+CLOCK_WAITS = ClockTimes()
+"""This process's stamp durations (``graphmem bench agents`` reports them)."""
+
+
+def stamp(
+    tx: ManagedTransaction, label: str, principal: str, ids: Sequence[str], now: datetime
+) -> None:
+    """Gives the nodes just created in ``tx`` their seqs and created events, in order.
+
+    Runs ``{label}/stamp``, which takes the clock: call it after the create statement,
+    so the clock is held from here to the commit only.
+
+    Args:
+        tx: The write transaction that created the nodes.
+        label: ``belief`` or ``episode``.
+        principal: Whose nodes.
+        ids: The new nodes' ids, in the order their seqs are drawn.
+        now: The events' time.
+
+    Raises:
+        MigrationError: There is no clock (the schema is missing).
+    """
+    started = time.perf_counter()
+    stamped = run(tx, f"{label}/stamp", principal=principal, ids=list(ids), now=now)
+    CLOCK_WAITS.record(time.perf_counter() - started)
+    check_created(stamped, len(ids))
 
 
 def existing_keys(

@@ -1,0 +1,18 @@
+// Gives the episodes just created in this transaction ($ids, in order) their seqs from
+// the clock and one episode.created event each; last in the write, like belief/stamp
+// (which says why the lock is taken the way it is).
+MATCH (clock:Clock {id: 'memory'})
+SET clock.locked = true  // the write lock first, before seq is read
+REMOVE clock.locked
+WITH clock
+SET clock.seq = clock.seq + size($ids)
+WITH clock.seq - size($ids) AS base
+UNWIND range(0, size($ids) - 1) AS i
+MATCH (e:Episode {id: $ids[i]})
+WHERE e.principal = $principal
+SET e.seq = base + i + 1
+CREATE (:MemoryEvent {
+  seq: base + i + 1, principal: $principal, type: 'episode.created', node_id: e.id,
+  actor: 'writer', at: $now
+})-[:ABOUT]->(e)
+RETURN count(e) AS created  // one record: the driver decodes each record in Python
