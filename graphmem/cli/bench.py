@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 from rich.progress import TaskID
 
+from graphmem.bench.agents import EMBEDDERS, run_agents_bench
 from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
@@ -115,19 +116,19 @@ def recall_bench(
         typer.echo(f"{name:<9} {cells}  p50 {latency['p50']}ms p95 {latency['p95']}ms")
 
 
-def _sizes(text: str) -> list[int]:
-    """``--beliefs``: one count or several, comma-separated (10000,100000,1000000)."""
+def _counts(text: str, option: str) -> list[int]:
+    """A comma-separated list of positive counts (``--beliefs 10000,100000``)."""
     try:
-        sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+        counts = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
     except ValueError:
-        sizes = []
-    if not sizes or min(sizes) < 1:
+        counts = []
+    if not counts or min(counts) < 1:
         raise InvalidInput(
-            "--beliefs: give one or more positive counts, comma-separated (10000,100000)",
-            field="beliefs",
+            f"--{option}: give one or more positive counts, comma-separated (1,2,4)",
+            field=option,
             rule="positive_int_list",
         )
-    return sorted(set(sizes))
+    return sorted(set(counts))
 
 
 @app.command()
@@ -157,7 +158,7 @@ def scale(
     One size prints its figures (--json: one object); several print one line each
     (--json: {"sizes": [...]}, smallest first).
     """
-    sizes = _sizes(beliefs)
+    sizes = _counts(beliefs, "beliefs")
     with progress_bar(as_json) as bar:
         tasks: dict[tuple[int, str], TaskID] = {}
         for size in sizes:
@@ -201,6 +202,58 @@ def scale(
             f"{each['peak_rss_mb']} MB); "
             f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; Neo4j store {store_text}"
         )
+
+
+@app.command()
+@handles_errors
+def agents(
+    processes: Annotated[
+        str, typer.Option(help="Agent processes at once: one count or several (1,2,4,8).")
+    ] = "1,2,4,8",
+    seconds: Annotated[float, typer.Option(min=1, help="How long each count runs.")] = 30,
+    beliefs: Annotated[
+        int, typer.Option(min=1, help="Beliefs written first, for the recalls to search.")
+    ] = 2_000,
+    embedder: Annotated[
+        str, typer.Option(help=f"{' or '.join(EMBEDDERS)} (cheap word hashing).")
+    ] = "minilm",
+    as_json: JsonOption = False,
+) -> None:
+    """Many agents on one server: 80% recalls, 20% writes; throughput, p95, clock waits.
+
+    After each count a check reads the principal back (seqs unique, one event each,
+    no write lost or duplicated, each agent's writes in seq order).
+    """
+    counts = _counts(processes, "processes")
+    with progress_bar(as_json) as bar:
+        task = bar.add_task("starting", total=None)
+        figures = run_agents_bench(
+            counts,
+            seconds,
+            beliefs,
+            embedder,
+            progress=lambda stage: bar.update(task, description=stage),
+        )
+    if as_json:
+        print_json(figures)
+        return
+    typer.echo(
+        f"{figures['seed_beliefs']:,} beliefs to start with, embedder {figures['embedder']}, "
+        f"{figures['recall_share']:.0%} recalls"
+    )
+    for each in figures["counts"]:
+        check = each["check"]
+        verdict = "passed" if check["passed"] else f"FAILED {check}"
+        typer.echo(
+            f"{each['processes']} process(es): {each['operations_per_s']} ops/s over "
+            f"{each['seconds']} s; errors {each['errors']}; check {verdict}"
+        )
+        for name in ("recall", "episode", "belief", "clock_stamp"):
+            spread = each[name]
+            typer.echo(
+                f"  {name:<12} n={spread['count']:<6} p50 {spread['p50_ms']} ms, "
+                f"p95 {spread['p95_ms']} ms"
+            )
 
 
 @app.command()
