@@ -37,6 +37,9 @@ REAL_EMBEDDER_MAX = 100_000
 EMBEDDER_CHOICES = ("auto", "minilm", "hashed")
 SUPERSEDED_SHARE = 0.05
 """The share of each size's beliefs superseded, one at a time."""
+EMBED_SAMPLE = 2_000
+"""How many of the size's statements the embedder alone embeds: the rate that ingest
+with embedding is compared with, measured in the same run."""
 
 _AREAS = (
     "billing",
@@ -178,7 +181,10 @@ def run_scale_bench(
         started = time.perf_counter()
         ids: list[str] = []
         batch: list[dict[str, Any]] = []
+        sample: list[str] = []
         for row in scale_beliefs(beliefs, projects):
+            if len(sample) < EMBED_SAMPLE:
+                sample.append(row["statement"])
             batch.append(row)
             if len(batch) == 1_000:
                 ids.extend(memory.believe_many(batch))
@@ -200,6 +206,7 @@ def run_scale_bench(
         embedded = memory.reindex()["belief"]
         embed_seconds = time.perf_counter() - started
         progress("embed", embedded)
+        alone_per_s = _embedder_alone_per_s(embedder, sample)
 
         latencies: list[float] = []
         returned: list[int] = []
@@ -216,6 +223,7 @@ def run_scale_bench(
         rss_mb = _rss_mb()
         store_after = _store_bytes(memory.settings)
     written = beliefs + len(superseded)
+    with_embedding = written / (write_seconds + supersede_seconds + embed_seconds)
     p50 = statistics.median(latencies)
     return {
         "beliefs": beliefs,
@@ -227,9 +235,9 @@ def run_scale_bench(
             "supersessions_per_s": round(len(superseded) / supersede_seconds, 1),
             "embedded": embedded,
             "embed_seconds": round(embed_seconds, 1),
-            "beliefs_per_s_with_embedding": round(
-                written / (write_seconds + supersede_seconds + embed_seconds), 1
-            ),
+            "beliefs_per_s_with_embedding": round(with_embedding, 1),
+            "embedder_alone_per_s": round(alone_per_s, 1),
+            "with_embedding_over_embedder_alone": round(with_embedding / alone_per_s, 3),
         },
         "recall": {
             "queries": queries,
@@ -290,6 +298,18 @@ def run_growth_bench(
             )
         )
     return figures
+
+
+def _embedder_alone_per_s(embedder: Embedder | None, texts: Sequence[str]) -> float:
+    """How fast the bench's embedder alone embeds ``texts``, in texts per second.
+
+    Its cache, if it has one, is bypassed: ingest has just filled it with these texts.
+    """
+    raw = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+    model = raw if raw is not None else MiniLMEmbedder()
+    started = time.perf_counter()
+    model.embed(list(texts))
+    return len(texts) / max(time.perf_counter() - started, 1e-9)
 
 
 def _rss_mb() -> float | None:

@@ -184,7 +184,9 @@ def scale(
         typer.echo(
             f"  ingest: {ingest['beliefs_per_s_without_embedding']}/s without embedding, "
             f"{ingest['beliefs_per_s_with_embedding']}/s with "
-            f"({ingest['embed_seconds']}s embedding); "
+            f"({ingest['embed_seconds']}s embedding; the embedder alone "
+            f"{ingest['embedder_alone_per_s']}/s, ratio "
+            f"{ingest['with_embedding_over_embedder_alone']}); "
             f"{ingest['supersessions_per_s']} supersessions/s"
         )
         typer.echo(
