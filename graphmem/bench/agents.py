@@ -5,7 +5,9 @@ agent, a client of its own, of one shared scratch principal, working in a projec
 its own: 80% recalls and 20% writes, episodes and beliefs in turn, each with an
 idempotency key. Per count the bench prints the operations per second of all agents
 together, p50/p95 per operation and how long the clock stamps took (the wait for the
-clock included; the 1-process count is the same-run baseline).
+clock included; the 1-process count is the same-run baseline). Last, one agent runs
+again beside a bulk writer (batches of 1,000 beliefs back to back): how long a single
+write waits on the clock while an import runs.
 
 After each count a check reads the principal back: every seq held by one event, every
 acknowledged write present exactly once with one created event, nothing written that
@@ -42,6 +44,10 @@ from graphmem.vectors.protocol import Embedder
 RECALL_SHARE = 0.8
 """The share of each agent's operations that are recalls; the rest are writes."""
 EMBEDDERS = ("minilm", "hashed")
+BULK_BATCH = 1_000
+"""Rows per batch of the bulk writer that ``--bulk`` runs beside one agent."""
+BULK_AGENT = -1
+"""The bulk writer's agent number in the outcomes."""
 _SEED_BATCH = 1_000
 _START_SECONDS = 600
 """How long an agent may take to load its model and views before the bench gives up."""
@@ -139,6 +145,39 @@ def _agent(job: _Job, start: Any, outcomes: Any) -> None:
     outcomes.put(outcome)
 
 
+def _bulk_writer(job: _Job, start: Any, outcomes: Any) -> None:
+    """An importer beside the agents: batches of ``BULK_BATCH`` keyed beliefs, back to back.
+
+    Args:
+        job: Its principal, project, key prefix and time (``agent`` is ``BULK_AGENT``).
+        start: The barrier the agents wait on.
+        outcomes: Where its :class:`AgentOutcome` goes (``written`` in seq order).
+    """
+    outcome = AgentOutcome(job.agent, {"bulk_batch": []})
+    try:
+        with GraphMem(job.principal, embedder=_embedder("hashed")) as memory:
+            start.wait()
+            deadline = time.monotonic() + job.seconds
+            batch = 0
+            while time.monotonic() < deadline:
+                keys = [f"{job.prefix}bulk-{batch}-{row}" for row in range(BULK_BATCH)]
+                rows = [
+                    {**row, "project": job.project, "idempotency_key": key}
+                    for row, key in zip(
+                        scale_beliefs(BULK_BATCH, projects=1, seed=batch), keys, strict=True
+                    )
+                ]
+                started = time.perf_counter()
+                memory.believe_many(rows)
+                outcome.latencies_ms["bulk_batch"].append((time.perf_counter() - started) * 1000)
+                outcome.written.extend(keys)
+                batch += 1
+    except Exception as error:  # reported by the bench, never lost with the process
+        outcome.errors.append(f"{type(error).__name__}: {error}")
+        start.abort()
+    outcomes.put(outcome)
+
+
 def _spread(values: Sequence[float]) -> dict[str, Any]:
     if not values:
         return {"count": 0, "p50_ms": None, "p95_ms": None}
@@ -196,16 +235,20 @@ def _run_count(
     seconds: float,
     embedder: str,
     run_id: str,
+    bulk: bool = False,
 ) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")  # no driver or thread state inherited
-    start = context.Barrier(processes + 1)
+    start = context.Barrier(processes + 1 + int(bulk))
     outcomes_queue = context.Queue()
-    prefix = f"agents-{run_id}-{processes}-"
+    prefix = f"agents-{run_id}-{processes}{'-bulk' if bulk else ''}-"
     jobs = [
         _Job(principal, agent, f"agent-{agent}", prefix, seconds, embedder, seed=1_000 + agent)
         for agent in range(processes)
     ]
     workers = [context.Process(target=_agent, args=(job, start, outcomes_queue)) for job in jobs]
+    if bulk:
+        importer = _Job(principal, BULK_AGENT, "bulk", prefix, seconds, "hashed", seed=0)
+        workers.append(context.Process(target=_bulk_writer, args=(importer, start, outcomes_queue)))
     for worker in workers:
         worker.start()
     began = time.perf_counter()
@@ -225,8 +268,9 @@ def _run_count(
     errors = [error for outcome in outcomes for error in outcome.errors]
     if start.broken:
         raise GraphMemError(f"an agent process could not start: {errors[0]}")
+    agents = [outcome for outcome in outcomes if outcome.agent != BULK_AGENT]
     latencies = {
-        name: [ms for outcome in outcomes for ms in outcome.latencies_ms.get(name, [])]
+        name: [ms for outcome in agents for ms in outcome.latencies_ms.get(name, [])]
         for name in _OPERATIONS
     }
     operations = sum(len(values) for values in latencies.values())
@@ -239,7 +283,12 @@ def _run_count(
         "operations": operations,
         "operations_per_s": round(operations / elapsed, 1),
         **{name: _spread(values) for name, values in latencies.items()},
-        "clock_stamp": _spread([ms for outcome in outcomes for ms in outcome.stamps_ms]),
+        "clock_stamp": _spread([ms for outcome in agents for ms in outcome.stamps_ms]),
+        "bulk_batches": _spread(
+            [ms for outcome in outcomes for ms in outcome.latencies_ms.get("bulk_batch", [])]
+        )
+        if bulk
+        else None,
         "errors": len(errors),
         "first_error": errors[0] if errors else None,
         "check": check_writes(found, outcomes),
@@ -251,6 +300,7 @@ def run_agents_bench(
     seconds: float,
     beliefs: int,
     embedder: str,
+    bulk: bool = True,
     progress: Callable[[str], None] = lambda stage: None,
 ) -> dict[str, Any]:
     """Runs each process count in turn against one scratch principal; returns the figures.
@@ -260,6 +310,8 @@ def run_agents_bench(
         seconds: How long each count runs.
         beliefs: Beliefs written before the first count, so recalls have memory to search.
         embedder: ``minilm`` (the real model) or ``hashed`` (cheap word hashing).
+        bulk: Last, one agent again with a bulk writer beside it (batches of
+            ``BULK_BATCH`` beliefs): how long its writes wait on the clock then.
         progress: Told the name of each stage as it starts.
 
     Raises:
@@ -285,9 +337,16 @@ def run_agents_bench(
             figures.append(
                 _run_count(memory.settings, memory.principal, processes, seconds, embedder, run_id)
             )
+        beside = None
+        if bulk:
+            progress(f"1 agent process beside a bulk writer for {seconds:g} s")
+            beside = _run_count(
+                memory.settings, memory.principal, 1, seconds, embedder, run_id, bulk=True
+            )
     return {
         "embedder": embedder,
         "seed_beliefs": beliefs,
         "recall_share": RECALL_SHARE,
         "counts": figures,
+        "beside_bulk_writer": beside,
     }

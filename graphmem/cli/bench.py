@@ -219,6 +219,9 @@ def agents(
     embedder: Annotated[
         str, typer.Option(help=f"{' or '.join(EMBEDDERS)} (cheap word hashing).")
     ] = "minilm",
+    bulk: Annotated[
+        bool, typer.Option(help="Last, one agent again beside a bulk writer (1,000-row batches).")
+    ] = True,
     as_json: JsonOption = False,
 ) -> None:
     """Many agents on one server: 80% recalls, 20% writes; throughput, p95, clock waits.
@@ -234,6 +237,7 @@ def agents(
             seconds,
             beliefs,
             embedder,
+            bulk,
             progress=lambda stage: bar.update(task, description=stage),
         )
     if as_json:
@@ -243,14 +247,18 @@ def agents(
         f"{figures['seed_beliefs']:,} beliefs to start with, embedder {figures['embedder']}, "
         f"{figures['recall_share']:.0%} recalls"
     )
-    for each in figures["counts"]:
+    beside = figures["beside_bulk_writer"]
+    for each in figures["counts"] + ([beside] if beside else []):
         check = each["check"]
         verdict = "passed" if check["passed"] else f"FAILED {check}"
+        alongside = " beside a bulk writer" if each is beside else ""
         typer.echo(
-            f"{each['processes']} process(es): {each['operations_per_s']} ops/s over "
-            f"{each['seconds']} s; errors {each['errors']}; check {verdict}"
+            f"{each['processes']} process(es){alongside}: {each['operations_per_s']} ops/s "
+            f"over {each['seconds']} s; errors {each['errors']}; check {verdict}"
         )
-        for name in ("recall", "episode", "belief", "clock_stamp"):
+        for name in ("recall", "episode", "belief", "clock_stamp", "bulk_batches"):
+            if each.get(name) is None:
+                continue
             spread = each[name]
             typer.echo(
                 f"  {name:<12} n={spread['count']:<6} p50 {spread['p50_ms']} ms, "
