@@ -143,6 +143,15 @@ def _beliefs(rows: Sequence[Mapping[str, Any]]) -> Fetched[BeliefCandidate]:
     )
 
 
+_TYPES = {member.value: member for member in BeliefType}
+_STATES = {member.value: member for member in BeliefState}
+_SCOPES = {member.value: member for member in Scope}
+_PORTABILITIES = {member.value: member for member in Portability}
+_AUTHORITIES = {member.value: member for member in Authority}
+"""Each enum by value: a dict lookup takes 0.08 µs here against 0.97 µs for
+``Enum(value)``, five times for each of the ~100 candidates of a recall."""
+
+
 def _belief(row: Mapping[str, Any]) -> BeliefCandidate:
     props = row["belief"]
     return BeliefCandidate(
@@ -151,15 +160,15 @@ def _belief(row: Mapping[str, Any]) -> BeliefCandidate:
         project=props["project"],
         statement=props["statement"],
         subject=props.get("subject"),
-        type=BeliefType(props["type"]),
+        type=_TYPES[props["type"]],
         confidence=props["confidence"],
-        state=BeliefState(props["state"]),
-        scope=Scope(props["scope"]),
-        portability=Portability(props["portability"]),
+        state=_STATES[props["state"]],
+        scope=_SCOPES[props["scope"]],
+        portability=_PORTABILITIES[props["portability"]],
         origins=tuple(props["origins"]),
         anchor_key=props.get("anchor_key"),
         anchor_hash=props.get("anchor_hash"),
-        authority=Authority(props["authority"]),
+        authority=_AUTHORITIES[props["authority"]],
         disputed=bool(props.get("disputed")),
         cited_seq=max(props["seq"], props.get("cited_seq") or 0),
         evidence=tuple(row["evidence"]),
