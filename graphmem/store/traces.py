@@ -31,8 +31,11 @@ from graphmem.settings import FeedbackSettings
 from graphmem.store.database import Database, Value, drain, plain, run
 from graphmem.store.ids import new_id
 
-BATCH_SECONDS = 0.25
-"""How long the writer gathers traces before it commits them."""
+BATCH_SECONDS = 1.0
+"""How long the writer gathers traces before it commits them. A commit costs Neo4j
+about 7 ms of CPU however few traces it holds (measured here: 1.7 ms of server CPU a
+trace in batches of 7, 0.8 ms in batches of 50); a trace is in the graph at most this
+long after its recall, or at once on flush()."""
 BATCH_MAX = 200
 """The most traces one transaction writes."""
 
