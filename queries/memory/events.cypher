@@ -13,5 +13,5 @@ WITH e, n.sensitivity = 'secret' OR source.sensitivity = 'secret' AS secret,
 RETURN CASE WHEN secret AND e.statement IS NOT NULL
             THEN e {.*, about: about, statement: '[secret]'}
             ELSE e {.*, about: about} END AS event
-ORDER BY e.seq
+ORDER BY e.principal, e.seq  // index order: stops after $limit (see view_events)
 LIMIT $limit

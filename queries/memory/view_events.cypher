@@ -11,5 +11,9 @@ RETURN e.seq AS seq, e.type AS type, coalesce(n.seq, e.node_seq) AS node_seq,
        END AS text,
        CASE WHEN n:Belief THEN n.subject END AS subject,
        CASE WHEN n:Episode THEN coalesce(n.started_at, n.recorded_at) END AS happened_at
-ORDER BY e.seq
+// In the order of index memory_event_principal_seq (both its properties): Neo4j then
+// stops after $limit events. Ordered by seq alone it expanded and sorted every event
+// after $since for each page, so a catch-up was quadratic (at 1M events: 2.65 s and
+// 3.9M db hits a page of 2,000, against 0.32 s and 20k).
+ORDER BY e.principal, e.seq
 LIMIT $limit
