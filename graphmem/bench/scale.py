@@ -209,8 +209,8 @@ def run_scale_bench(
         started = time.perf_counter()
         memory.recall("catch the views up", k=1)
         embed_seconds = time.perf_counter() - started
-        embedded = beliefs + len(superseded)
-        progress("embed", embedded)
+        written = beliefs + len(superseded)
+        progress("embed", written)
         alone_per_s = _embedder_alone_per_s(embedder, sample)
 
         latencies: list[float] = []
@@ -227,7 +227,6 @@ def run_scale_bench(
         faiss_bytes = sum(path.stat().st_size for path in views.glob("belief-*.faiss"))
         rss_mb = _rss_mb()
         store_after = _store_bytes(memory.settings)
-    written = beliefs + len(superseded)
     with_embedding = written / (write_seconds + supersede_seconds + embed_seconds)
     p50 = statistics.median(latencies)
     return {
@@ -238,7 +237,7 @@ def run_scale_bench(
         "ingest": {
             "beliefs_per_s_without_embedding": round(beliefs / write_seconds, 1),
             "supersessions_per_s": round(len(superseded) / supersede_seconds, 1),
-            "embedded": embedded,
+            "embedded": written,
             "embed_seconds": round(embed_seconds, 1),
             "beliefs_per_s_with_embedding": round(with_embedding, 1),
             "embedder_alone_per_s": round(alone_per_s, 1),

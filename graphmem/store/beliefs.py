@@ -32,7 +32,6 @@ from graphmem.store.database import Database, native, plain, run
 from graphmem.store.ids import new_id
 from graphmem.store.writes import (
     assign_ids,
-    check_created,
     check_episodes_exist,
     existing_keys,
     stamp,
@@ -117,7 +116,7 @@ def insert_beliefs(
     if pending:
         rows = [_belief_row(p) for p in pending]
         names, mentions = batched([belief_mentions(row["props"]) for row in rows])
-        created = run(
+        run(
             tx,
             "belief/create",
             principal=principal,
@@ -126,7 +125,6 @@ def insert_beliefs(
             rows=[{**row, "mentions": at} for row, at in zip(rows, mentions, strict=True)],
             names=names,
         )
-        check_created(created, len(pending))
         stamp(tx, "belief", principal, [p.id for p in pending], now)
 
 

@@ -17,7 +17,6 @@ from graphmem.models import Episode, NewEpisode
 from graphmem.store.database import Database, plain, run
 from graphmem.store.writes import (
     assign_ids,
-    check_created,
     check_episodes_exist,
     existing_keys,
     stamp,
@@ -61,7 +60,7 @@ def create_episodes(
         if rows:
             new = [_episode_row(episode, episode_id) for _, episode, episode_id in rows]
             names, mentions = batched([episode_mentions(row["props"]) for row in new])
-            created = run(
+            run(
                 tx,
                 "episode/create",
                 principal=principal,
@@ -70,7 +69,6 @@ def create_episodes(
                 rows=[{**row, "mentions": at} for row, at in zip(new, mentions, strict=True)],
                 names=names,
             )
-            check_created(created, len(rows))
             stamp(tx, "episode", principal, [episode_id for _, _, episode_id in rows], now)
         return [episode_id for episode_id, _ in assigned]
 

@@ -14,12 +14,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from neo4j import ManagedTransaction
 
 from graphmem.errors import DatabaseError, MigrationError, NotFound
-from graphmem.store.database import Database, Record, run
+from graphmem.store.database import Database, run
 from graphmem.store.ids import new_id
 
 T = TypeVar("T")
@@ -45,20 +45,6 @@ def write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keye
                 raise
 
 
-def check_created(created: Sequence[Record], expected: int) -> None:
-    """Raises if the create query wrote fewer rows than asked (no schema, no clock).
-
-    Args:
-        created: The create query's one record, its ``created`` count.
-        expected: How many rows it was given.
-    """
-    if int(created[0]["created"]) != expected:
-        raise MigrationError(
-            "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
-            "GraphMem with migrate=True"
-        )
-
-
 class ClockTimes:
     """How long this process's recent stamps took: the wait for the clock and the stamp.
 
@@ -66,7 +52,7 @@ class ClockTimes:
         keep: How many of the latest durations to keep.
     """
 
-    def __init__(self, keep: int = 100_000) -> None:
+    def __init__(self, keep: int = 10_000) -> None:
         self._seconds: deque[float] = deque(maxlen=keep)
         self._lock = threading.Lock()
 
@@ -88,7 +74,11 @@ CLOCK_WAITS = ClockTimes()
 
 
 def stamp(
-    tx: ManagedTransaction, label: str, principal: str, ids: Sequence[str], now: datetime
+    tx: ManagedTransaction,
+    label: Literal["belief", "episode"],
+    principal: str,
+    ids: Sequence[str],
+    now: datetime,
 ) -> None:
     """Gives the nodes just created in ``tx`` their seqs and created events, in order.
 
@@ -97,7 +87,7 @@ def stamp(
 
     Args:
         tx: The write transaction that created the nodes.
-        label: ``belief`` or ``episode``.
+        label: Which nodes.
         principal: Whose nodes.
         ids: The new nodes' ids, in the order their seqs are drawn.
         now: The events' time.
@@ -108,7 +98,11 @@ def stamp(
     started = time.perf_counter()
     stamped = run(tx, f"{label}/stamp", principal=principal, ids=list(ids), now=now)
     CLOCK_WAITS.record(time.perf_counter() - started)
-    check_created(stamped, len(ids))
+    if int(stamped[0]["created"]) != len(ids):  # the stamp matched no clock
+        raise MigrationError(
+            "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
+            "GraphMem with migrate=True"
+        )
 
 
 def existing_keys(
