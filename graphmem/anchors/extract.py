@@ -12,7 +12,8 @@ from graphmem.content import symbol_key
 
 _CONTAINER_KINDS = frozenset({"class", "interface", "enum", "scope"})
 
-NodeId = tuple[int, int, str]
+NodeId = int
+"""A node's id within its tree (``tree_sitter.Node.id``): the same node, the same id."""
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,6 @@ class _Definition:
     pattern: int
 
 
-def _node_id(node: tree_sitter.Node) -> NodeId:
-    return (node.start_byte, node.end_byte, node.type)
-
-
 def _text(node: tree_sitter.Node) -> str:
     return (node.text or b"").decode("utf-8")
 
@@ -78,7 +75,7 @@ def _collect(
                 kind = capture.removeprefix("definition.")
                 receivers = captures.get("receiver")
                 receiver = _text(receivers[0]) if receivers else None
-                node_id = _node_id(nodes[0])
+                node_id = nodes[0].id
                 known = definitions.get(node_id)
                 if known is None or pattern < known.pattern:  # first pattern wins
                     definitions[node_id] = _Definition(nodes[0], kind, name, receiver, pattern)
@@ -90,7 +87,7 @@ def _enclosing(node: tree_sitter.Node, definitions: dict[NodeId, _Definition]) -
     chain: list[_Definition] = []
     parent = node.parent
     while parent is not None:
-        found = definitions.get(_node_id(parent))
+        found = definitions.get(parent.id)
         if found is not None:
             chain.append(found)
         parent = parent.parent
@@ -98,12 +95,10 @@ def _enclosing(node: tree_sitter.Node, definitions: dict[NodeId, _Definition]) -
     return chain
 
 
-def _innermost_symbol(
-    node: tree_sitter.Node, definitions: dict[NodeId, _Definition], keys: dict[NodeId, str]
-) -> str | None:
+def _innermost_symbol(node: tree_sitter.Node, keys: dict[NodeId, str]) -> str | None:
     parent = node.parent
     while parent is not None:
-        key = keys.get(_node_id(parent))
+        key = keys.get(parent.id)
         if key is not None:
             return key
         parent = parent.parent
@@ -125,8 +120,11 @@ def extract_symbols(
     symbols: list[ExtractedSymbol] = []
     keys: dict[NodeId, str] = {}
     seen: dict[tuple[str, str], int] = {}
-    for node_id in sorted(definitions, key=lambda n: (n[0], -n[1], n[2])):
-        definition = definitions[node_id]
+    # Outermost first among definitions at one place: parents get their keys first.
+    for node_id, definition in sorted(
+        definitions.items(),
+        key=lambda item: (item[1].node.start_byte, -item[1].node.end_byte, item[1].node.type),
+    ):
         if definition.kind == "scope":
             continue
         chain = _enclosing(definition.node, definitions)
@@ -143,7 +141,7 @@ def extract_symbols(
         seen[(qualname, kind)] = collision
         key = symbol_key(language.spec.name, path, qualname, kind, collision)
         keys[node_id] = key
-        parents = [keys[_node_id(d.node)] for d in chain if d.kind != "scope"]
+        parents = [keys[d.node.id] for d in chain if d.kind != "scope"]
         symbols.append(
             ExtractedSymbol(
                 key=key,
@@ -161,9 +159,11 @@ def extract_symbols(
         by_name.setdefault(symbol.name, []).append(symbol.key)
     references: set[tuple[str, str]] = set()
     for call, name in calls:
-        caller = _innermost_symbol(call, definitions, keys)
         targets = by_name.get(name, [])
-        if caller is not None and len(targets) == 1:
+        if len(targets) != 1:  # most calls name nothing defined once in the file
+            continue
+        caller = _innermost_symbol(call, keys)
+        if caller is not None:
             references.add((caller, targets[0]))
     return symbols, sorted(references)
 
