@@ -149,9 +149,15 @@ def _changes(
 
 
 def _write_batch(
-    writer: CodeGraphWriter, batch: Sequence[FileExtraction], summary: IndexSummary
+    writer: CodeGraphWriter,
+    batch: Sequence[FileExtraction],
+    summary: IndexSummary,
+    known: dict[str, IndexedFile],
 ) -> None:
-    writer.write(_changes(batch, writer.symbols_of([f.path for f in batch]), summary))
+    # A file the graph does not hold has no symbols there (files and their symbols are
+    # written and deleted together): a cold index reads nothing back.
+    stored = [f.path for f in batch if f.path in known]
+    writer.write(_changes(batch, writer.symbols_of(stored) if stored else {}, summary))
 
 
 def _symbol_props(extraction: FileExtraction, symbol: ExtractedSymbol) -> dict[str, Scalar]:
@@ -256,11 +262,11 @@ def index_code(
         writer.delete_files(gone)
         summary.files_removed = len(gone)
     if failed:
-        _write_batch(writer, failed, summary)
+        _write_batch(writer, failed, summary, known)
     done = 0
     results = parse_files(tasks, workers or os.cpu_count() or 1)
     for batch in _batches(results, WRITE_BATCH_FILES):
-        _write_batch(writer, batch, summary)
+        _write_batch(writer, batch, summary, known)
         for extraction in batch:
             if extraction.error is None:
                 summary.files_parsed += 1

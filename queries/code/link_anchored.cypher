@@ -1,6 +1,9 @@
 // Re-links ANCHORED_TO from beliefs whose anchor_key names new symbols.
+// Each symbol by the key constraint's index first (hinted: see code/link_contains).
 UNWIND $keys AS key
-MATCH (b:Belief {anchor_key: key})
+WITH key AS symbol_key
+MATCH (s:Symbol {principal: $principal, project: $project, key: symbol_key})
+USING INDEX s:Symbol(principal, project, key)
+MATCH (b:Belief {anchor_key: symbol_key})
 WHERE b.principal = $principal
-MATCH (s:Symbol {principal: $principal, project: $project, key: key})
 MERGE (b)-[:ANCHORED_TO]->(s)
