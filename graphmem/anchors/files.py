@@ -66,13 +66,14 @@ def _in_work_tree(root: Path) -> bool:
 def _walked_paths(root: Path, ignored: Counter[str]) -> list[str]:
     paths: list[str] = []
     for directory, dirnames, filenames in os.walk(root, followlinks=False):
-        here = Path(directory)
         for name in list(dirnames):
             if name in _VCS_DIRS:
                 dirnames.remove(name)
-            elif (here / name).is_symlink():
+            elif os.path.islink(os.path.join(directory, name)):
                 ignored["symlink"] += 1
-        paths.extend((here / name).relative_to(root).as_posix() for name in filenames)
+        relative = Path(directory).relative_to(root).as_posix()  # once per directory
+        prefix = "" if relative == "." else f"{relative}/"
+        paths.extend(prefix + name for name in filenames)
     return sorted(paths)
 
 
@@ -106,7 +107,12 @@ def list_sources(root: Path, *, include_ignored: bool = False) -> Listing:
             listing.ignored[IGNORED_BY_GIT] += len(ignored)
     for path in paths:
         full = root / PurePosixPath(path)
-        if full.is_symlink():
+        try:  # one lstat per file: the symlink check and the size come from it
+            info: os.stat_result | None = os.lstat(full)
+            failure: OSError | None = None
+        except OSError as error:
+            info, failure = None, error
+        if info is not None and stat.S_ISLNK(info.st_mode):
             listing.ignored[_symlink_reason(root, full)] += 1
             continue
         spec = language_for_path(path)
@@ -116,12 +122,9 @@ def list_sources(root: Path, *, include_ignored: bool = False) -> Listing:
         if load_language(spec.name) is None:
             listing.ignored[f"{spec.name} grammar not installed"] += 1
             continue
-        try:
-            info = full.lstat()
-        except FileNotFoundError:
-            continue  # listed by git but deleted from the work tree: gone
-        except OSError as error:
-            listing.failures[path] = (spec.name, f"unreadable: {error.strerror}")
+        if info is None:
+            if not isinstance(failure, FileNotFoundError):  # else: deleted from the tree
+                listing.failures[path] = (spec.name, f"unreadable: {failure and failure.strerror}")
             continue
         if not stat.S_ISREG(info.st_mode):
             listing.failures[path] = (spec.name, "unreadable: not a regular file")
