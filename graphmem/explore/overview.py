@@ -27,6 +27,7 @@ from graphmem.store.overview import (
     project_counts,
     recurring_subjects,
 )
+from graphmem.trust.sensitivity import REDACTED
 
 MAX_PROJECTS = 1_000
 MAX_LISTED = 100
@@ -71,7 +72,7 @@ def _principal_belief(belief: Belief) -> PrincipalBelief:
     secret = belief.sensitivity is Sensitivity.SECRET  # the overview is printed
     return PrincipalBelief(
         id=belief.id,
-        statement="[secret]" if secret else belief.statement,
+        statement=REDACTED if secret else belief.statement,
         type=belief.type,
         confidence_band=confidence_band(belief.confidence),
         origins=sorted(belief.origins),

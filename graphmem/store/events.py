@@ -9,6 +9,7 @@ from datetime import datetime
 from neo4j import ManagedTransaction
 
 from graphmem.store.database import Database, Value, native, plain, run
+from graphmem.trust.sensitivity import REDACTED
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,9 @@ def view_events(
 
 def list_events(db: Database, principal: str, since: int, limit: int) -> list[dict[str, Value]]:
     """The principal's change log after seq ``since``, oldest first: every field."""
-    records = db.read("memory/events", principal=principal, since=since, limit=limit)
+    records = db.read(
+        "memory/events", principal=principal, since=since, limit=limit, redacted=REDACTED
+    )
     return [plain(record["event"]) for record in records]
 
 
@@ -101,6 +104,7 @@ def logged_changes(
         since_at=since_at,
         project=project,
         limit=limit,
+        redacted=REDACTED,
     )
     changes: list[LoggedChange] = []
     for record in records:

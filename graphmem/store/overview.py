@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graphmem.store.database import Database, native
+from graphmem.trust.sensitivity import REDACTED
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,9 @@ def anchored_beliefs(
     db: Database, principal: str, project: str | None, limit: int
 ) -> list[AnchoredBelief]:
     """The principal's live anchored beliefs, learned in ``project`` when given."""
-    records = db.read("overview/anchored", principal=principal, project=project, limit=limit)
+    records = db.read(
+        "overview/anchored", principal=principal, project=project, limit=limit, redacted=REDACTED
+    )
     return [
         AnchoredBelief(
             id=str(record["id"]),

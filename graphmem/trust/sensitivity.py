@@ -29,6 +29,8 @@ EPISODE_TEXTS = (
 """The fields of an episode the secret finder reads: everything it says in words."""
 BELIEF_TEXTS = ("statement", "subject")
 """The fields of a belief the secret finder reads."""
+REDACTED = "[secret]"
+"""What printed listings show in place of a secret node's text."""
 _ALLOWED_WORDS = "public, internal, confidential or secret (least to most sensitive)"
 _SHOWN_CHARS = 40
 """At most this much of a bad value is repeated in the error message."""
