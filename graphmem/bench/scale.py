@@ -268,6 +268,7 @@ def run_growth_bench(
     queries: int = 1_000,
     embedder: str = "auto",
     progress: Callable[[int, str, int], None] = lambda size, stage, n: None,
+    finished: Callable[[dict[str, Any]], None] = lambda figures: None,
 ) -> list[dict[str, Any]]:
     """Runs :func:`run_scale_bench` at each size, smallest first; one figure set each.
 
@@ -278,6 +279,8 @@ def run_growth_bench(
         embedder: ``minilm``, ``hashed``, or ``auto`` (MiniLM up to
             ``REAL_EMBEDDER_MAX`` beliefs, hashed above).
         progress: Called with (size, stage, how many more done).
+        finished: Called with each size's figures as soon as that size is done, so a
+            failure at a larger size (an hour in, at 1M) keeps the smaller ones.
 
     Raises:
         InvalidInput: ``embedder`` is none of ``EMBEDDER_CHOICES``.
@@ -301,6 +304,7 @@ def run_growth_bench(
                 progress=partial(progress, size),
             )
         )
+        finished(figures[-1])
     return figures
 
 

@@ -1,7 +1,7 @@
 """`graphmem bench ...`: benchmarks that print figures."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import TaskID
@@ -156,54 +156,66 @@ def scale(
     """Ingest and recall p50/p95 as memory grows: memory, FAISS and store size per size.
 
     One size prints its figures (--json: one object); several print one line each
-    (--json: {"sizes": [...]}, smallest first).
+    as each size ends (--json: {"sizes": [...]}, smallest first). When a larger size
+    fails, the sizes done are printed before the error ({"sizes": [...], "complete":
+    false} with --json).
     """
     sizes = _counts(beliefs, "beliefs")
+    done: list[dict[str, Any]] = []
     with progress_bar(as_json) as bar:
         tasks: dict[tuple[int, str], TaskID] = {}
         for size in sizes:
             expected = {"write": size, "supersede": int(size * SUPERSEDED_SHARE), "embed": None}
             for stage, total in {**expected, "recall": queries}.items():
                 tasks[size, stage] = bar.add_task(f"{size:,}: {stage}", total=total)
-        figures = run_growth_bench(
-            sizes,
-            projects,
-            queries,
-            embedder,
-            progress=lambda size, stage, n: bar.advance(tasks[size, stage], n),
-        )
+
+        def finished(figures: dict[str, Any]) -> None:
+            done.append(figures)
+            if not as_json:
+                for line in _scale_lines(figures):
+                    bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+        try:
+            run_growth_bench(
+                sizes,
+                projects,
+                queries,
+                embedder,
+                progress=lambda size, stage, n: bar.advance(tasks[size, stage], n),
+                finished=finished,
+            )
+        except Exception:
+            if as_json and done:
+                print_json({"sizes": done, "complete": False})
+            raise
     if as_json:
-        print_json(figures[0] if len(figures) == 1 else {"sizes": figures})
-        return
-    for each in figures:
-        ingest, recall = each["ingest"], each["recall"]
-        typer.echo(
-            f"{each['beliefs']:,} beliefs in {each['projects']} projects "
-            f"({each['superseded']:,} superseded), embedder {each['embedder']}"
-        )
-        typer.echo(
-            f"  ingest: {ingest['beliefs_per_s_without_embedding']}/s without embedding, "
-            f"{ingest['beliefs_per_s_with_embedding']}/s with "
-            f"({ingest['embed_seconds']}s embedding; the embedder alone "
-            f"{ingest['embedder_alone_per_s']}/s, ratio "
-            f"{ingest['with_embedding_over_embedder_alone']}); "
-            f"{ingest['supersessions_per_s']} supersessions/s"
-        )
-        typer.echo(
-            f"  recall: p50 {recall['p50_ms']} ms, p95 {recall['p95_ms']} ms "
-            f"({recall['p95_over_p50']}x p50) over {recall['queries']}"
-        )
-        store = each["neo4j_store_bytes"]
-        store_text = (
-            f"{store / 2**20:,.0f} MB (+{each['neo4j_store_growth_bytes'] / 2**20:,.0f} MB)"
-            if store is not None
-            else "not measured (the server is not the managed one)"
-        )
-        typer.echo(
-            f"  client memory {each['client_rss_mb']} MB (process peak so far "
-            f"{each['peak_rss_mb']} MB); "
-            f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; Neo4j store {store_text}"
-        )
+        print_json(done[0] if len(done) == 1 else {"sizes": done})
+
+
+def _scale_lines(each: dict[str, Any]) -> list[str]:
+    """One size's figures in words."""
+    ingest, recall = each["ingest"], each["recall"]
+    store = each["neo4j_store_bytes"]
+    store_text = (
+        f"{store / 2**20:,.0f} MB (+{each['neo4j_store_growth_bytes'] / 2**20:,.0f} MB)"
+        if store is not None
+        else "not measured (the server is not the managed one)"
+    )
+    return [
+        f"{each['beliefs']:,} beliefs in {each['projects']} projects "
+        f"({each['superseded']:,} superseded), embedder {each['embedder']}",
+        f"  ingest: {ingest['beliefs_per_s_without_embedding']}/s without embedding, "
+        f"{ingest['beliefs_per_s_with_embedding']}/s with "
+        f"({ingest['embed_seconds']}s embedding; the embedder alone "
+        f"{ingest['embedder_alone_per_s']}/s, ratio "
+        f"{ingest['with_embedding_over_embedder_alone']}); "
+        f"{ingest['supersessions_per_s']} supersessions/s",
+        f"  recall: p50 {recall['p50_ms']} ms, p95 {recall['p95_ms']} ms "
+        f"({recall['p95_over_p50']}x p50) over {recall['queries']}",
+        f"  client memory {each['client_rss_mb']} MB (process peak so far "
+        f"{each['peak_rss_mb']} MB); "
+        f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; Neo4j store {store_text}",
+    ]
 
 
 @app.command()
