@@ -282,7 +282,7 @@ class LexicalView:
         os.close(handle)
         write_private_text(Path(name), meta + "\n")
         Path(name).replace(meta_file)
-        sweep(self._directory, cache_budget())
+        sweep(self._directory, cache_budget(), meta_file.parent.name)  # its principal's stay
 
     # --- catching up --------------------------------------------------------------
 

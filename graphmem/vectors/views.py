@@ -232,7 +232,8 @@ class SemanticView:
         temporary = meta_file.with_suffix(f".{os.getpid()}.tmp")
         write_private_text(temporary, json.dumps(meta) + "\n")
         temporary.replace(meta_file)
-        sweep(self._directory, cache_budget())  # this view, just saved, is kept
+        # This view, just saved, is kept, and so are its principal's other views.
+        sweep(self._directory, cache_budget(), index_file.parent.name)
 
     def _add(self, vectors: Vectors, ids: list[int]) -> None:
         fresh = [(i, row) for i, row in zip(ids, vectors, strict=True) if i not in self._present]

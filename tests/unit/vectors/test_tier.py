@@ -28,6 +28,20 @@ def test_the_most_recent_entry_is_kept_even_over_budget() -> None:
     assert over
 
 
+def test_a_saving_principals_views_are_kept_and_others_go_first() -> None:
+    entries = [
+        _entry("aaa/belief-lexical", 40, 1.0),
+        _entry("bbb/belief-lexical", 30, 2.0),
+        _entry("aaa/belief-minilm", 100, 3.0),
+    ]
+    evict, keep, over = plan_eviction(entries, budget=50, protected="aaa")
+    assert [e.name for e in evict] == ["bbb/belief-lexical"]
+    assert [e.name for e in keep] == ["aaa/belief-lexical", "aaa/belief-minilm"] and over
+    # Unprotected, the same principal's older view would be evicted by its newer one.
+    evict, _, _ = plan_eviction(entries, budget=50)
+    assert [e.name for e in evict] == ["aaa/belief-lexical", "bbb/belief-lexical"]
+
+
 def test_nothing_to_evict_within_budget() -> None:
     assert plan_eviction([_entry("a", 5, 1.0)], budget=5) == ([], [_entry("a", 5, 1.0)], False)
     assert plan_eviction([], budget=0) == ([], [], False)
