@@ -173,3 +173,25 @@ def _without_principal(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else row
         for row in rows
     ]
+
+
+def test_an_update_leaves_the_graph_a_cold_index_of_the_new_tree_would_build(
+    make_memory: Callable[..., GraphMem], graph: Graph, project_root: Path
+) -> None:
+    updated, cold = make_memory(), make_memory()
+    updated.index_code(project_root, "shop")
+    invoice = project_root / "billing" / "invoice.py"
+    # total moves out of Invoice into a new class (a kept key cannot move: its
+    # qualified name is in the key, so it is removed and created); render now calls a
+    # helper, and Invoice.__init__ stays with a changed body.
+    invoice.write_text(
+        "class Invoice:\n    def __init__(self, lines):\n        self.lines = list(lines)\n\n\n"
+        "class Totals:\n    def total(self):\n        return 0\n\n\n"
+        "def helper():\n    return 1\n\n\n"
+        "def render(invoice):\n    return helper()\n"
+    )
+    updated.index_code(project_root, "shop")
+    cold.index_code(project_root, "shop")
+    assert _without_principal(_export(graph, updated.principal)) == _without_principal(
+        _export(graph, cold.principal)
+    )
