@@ -26,7 +26,6 @@ from graphmem.store.codegraph import (
     CodeBatch,
     CodeGraphWriter,
     IndexedFile,
-    NewSymbol,
     Row,
     StoredSymbol,
 )
@@ -123,8 +122,9 @@ def _changes(
     )
     for key, (extraction, symbol) in fresh.items():
         old = existing.get(key)
-        if old is None:  # linked to its container as it is created
-            changes.created.append(NewSymbol(_symbol_props(extraction, symbol), symbol.parent))
+        if old is None:
+            changes.created.append(_symbol_props(extraction, symbol))
+            changes.links.append({"child": key, "parent": symbol.parent, "path": extraction.path})
             continue
         relink = old.parent != symbol.parent
         if relink:

@@ -49,15 +49,6 @@ class StoredSymbol:
     parent: str | None
 
 
-@dataclass(frozen=True)
-class NewSymbol:
-    """A symbol to create: its properties and the key of the symbol containing it."""
-
-    props: Row
-    parent: str | None
-    """None: its file contains it."""
-
-
 @dataclass
 class CodeBatch:
     """One batch of code-graph changes for a project, written in one transaction."""
@@ -66,13 +57,12 @@ class CodeBatch:
     """{path, blob, lang, error} of every file in the batch."""
     removed: list[str] = field(default_factory=list)
     """Keys of symbols that are gone."""
-    created: list[NewSymbol] = field(default_factory=list)
-    """New symbols, each linked to its container as it is created."""
+    created: list[Row] = field(default_factory=list)
+    """New symbols' properties."""
     updated: list[Mapping[str, Row | bool]] = field(default_factory=list)
     """{props: {key, hash, start_line, end_line}, relink: bool} of changed symbols."""
     links: list[Row] = field(default_factory=list)
-    """{child, parent, path}: CONTAINS edges to re-create for kept symbols whose
-    container changed."""
+    """{child, parent, path}: CONTAINS edges to (re)create."""
     references: list[tuple[str, str]] = field(default_factory=list)
     """(caller key, callee key) of the batch's files."""
 
@@ -127,15 +117,14 @@ class CodeGraphWriter:
 
     def write(self, batch: CodeBatch) -> None:
         """Writes one batch all-or-nothing, then re-links anchors to new symbols."""
-        created_keys = [str(symbol.props["key"]) for symbol in batch.created]
+        created_keys = [str(symbol["key"]) for symbol in batch.created]
 
         def work(tx: ManagedTransaction) -> None:
             self._run(tx, "code/upsert_files", files=batch.files)
             if batch.removed:
                 self._run(tx, "code/delete_symbols", keys=batch.removed)
             if batch.created:
-                symbols = [{"props": s.props, "parent": s.parent} for s in batch.created]
-                self._run(tx, "code/create_symbols", symbols=symbols)
+                self._run(tx, "code/create_symbols", symbols=batch.created)
             if batch.updated:
                 self._run(tx, "code/update_symbols", symbols=batch.updated)
             if batch.links:

@@ -1,6 +1,6 @@
-// Re-links kept symbols whose container changed: to the enclosing symbol, else the
-// file (new symbols are linked by code/create_symbols). code/update_symbols deleted
-// each one's old link in this transaction, so the link is created, not merged.
+// Links symbols to their container: the enclosing symbol, else the file. Each child is
+// new or had its old link deleted by code/update_symbols in this transaction, so the
+// link is created, not merged.
 // The child's key is projected first and the hints name the uniqueness constraints'
 // indexes: written as `key: link.child` the planner scanned the whole index (or sought
 // by principal and filtered) once per link, quadratic in a cold index.
