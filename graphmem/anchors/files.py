@@ -108,11 +108,10 @@ def list_sources(root: Path, *, include_ignored: bool = False) -> Listing:
     for path in paths:
         full = root / PurePosixPath(path)
         try:  # one lstat per file: the symlink check and the size come from it
-            info: os.stat_result | None = os.lstat(full)
-            failure: OSError | None = None
+            info: os.stat_result | OSError = os.lstat(full)
         except OSError as error:
-            info, failure = None, error
-        if info is not None and stat.S_ISLNK(info.st_mode):
+            info = error
+        if isinstance(info, os.stat_result) and stat.S_ISLNK(info.st_mode):
             listing.ignored[_symlink_reason(root, full)] += 1
             continue
         spec = language_for_path(path)
@@ -122,9 +121,10 @@ def list_sources(root: Path, *, include_ignored: bool = False) -> Listing:
         if load_language(spec.name) is None:
             listing.ignored[f"{spec.name} grammar not installed"] += 1
             continue
-        if info is None:
-            if not isinstance(failure, FileNotFoundError):  # else: deleted from the tree
-                listing.failures[path] = (spec.name, f"unreadable: {failure and failure.strerror}")
+        if isinstance(info, FileNotFoundError):
+            continue  # listed by git but deleted from the work tree: gone
+        if isinstance(info, OSError):
+            listing.failures[path] = (spec.name, f"unreadable: {info.strerror}")
             continue
         if not stat.S_ISREG(info.st_mode):
             listing.failures[path] = (spec.name, "unreadable: not a regular file")

@@ -412,10 +412,9 @@ class LexicalView:
                 # words) are never gathered: 28.0 -> 19.8 ms a search at 1.05M documents.
                 floor = np.partition(totals, count - limit)[count - limit]
                 found = np.flatnonzero(totals >= floor if floor > 0 else totals)
-                scores = totals[found]
             else:
                 found = np.flatnonzero(totals)
-                scores = totals[found]
+            scores = totals[found]
             if between is not None:
                 times = self._times.values()[found]
                 start, end = between[0].timestamp(), between[1].timestamp()
