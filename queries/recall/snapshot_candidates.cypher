@@ -2,14 +2,16 @@
 // principal-scope ones, and other projects' beliefs that may travel (not local, not
 // excluded from it by a "not here" correction). One above the sensitivity ceiling
 // ($levels: the levels the call may see) returns its seq alone.
-MATCH (b:Belief)
-WHERE b.principal = $principal
+MATCH (b:Belief {principal: $principal})
+WHERE b.seq IS NOT NULL
   AND b.superseded_at IS NULL AND b.state <> 'retired'
   AND (b.valid_to IS NULL OR b.valid_to > $now)
   AND ($project IN b.origins OR b.scope = 'principal' OR b.portability <> 'local')
   AND NOT $project IN coalesce(b.not_here, [])
+// Newest first in the order of index belief_principal_seq (both its properties): Neo4j
+// stops after $limit beliefs that pass.
 WITH b
-ORDER BY b.seq DESC
+ORDER BY b.principal DESC, b.seq DESC
 LIMIT $limit
 WITH b, b.sensitivity IN $levels AS shown
 // One record holding every row (one message for the driver to decode).
