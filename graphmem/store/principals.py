@@ -15,7 +15,10 @@ def list_projects(db: Database, principal: str, limit: int) -> list[str]:
 def delete_principal(db: Database, principal: str) -> None:
     """Deletes every node of ``principal`` (benchmarks and tests clean up with it).
 
-    In batches of whole nodes, the least linked first, so a principal of any size is
-    deleted within the server's transaction memory.
+    In batches of whole nodes, in two steps: first the nodes few others link to
+    (beliefs, episodes, events...), then the hubs (projects, entities, files, symbols)
+    and the principal, which have few relationships left by then. So no batch outgrows
+    the server's transaction memory, and nothing is held for all the nodes at once.
     """
-    db.run_autocommit(cypher("memory/delete_principal"), principal=principal)
+    db.run_autocommit(cypher("memory/delete_leaves"), principal=principal)
+    db.run_autocommit(cypher("memory/delete_remaining"), principal=principal)
