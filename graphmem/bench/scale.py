@@ -164,6 +164,7 @@ def run_scale_bench(
     superseded_share: float = SUPERSEDED_SHARE,
     embedder: Embedder | None = None,
     progress: Callable[[str, int], None] = lambda stage, n: None,
+    finished: Callable[[dict[str, Any]], None] = lambda figures: None,
 ) -> dict[str, Any]:
     """Writes, supersedes, embeds, then times recall at one size; returns the figures.
 
@@ -174,6 +175,8 @@ def run_scale_bench(
         superseded_share: The share of beliefs superseded one at a time.
         embedder: The embedder (None: the default MiniLM).
         progress: Called with (stage, how many more done).
+        finished: Called with the figures before the scratch principal is deleted, so
+            a failure to delete it (reported after) does not lose them.
     """
     rng = random.Random(11)
     with scratch_memory(embedder) as memory:
@@ -227,39 +230,41 @@ def run_scale_bench(
         faiss_bytes = sum(path.stat().st_size for path in views.glob("belief-*.faiss"))
         rss_mb = _rss_mb()
         store_after = _store_bytes(memory.settings)
-    with_embedding = written / (write_seconds + supersede_seconds + embed_seconds)
-    p50 = statistics.median(latencies)
-    return {
-        "beliefs": beliefs,
-        "projects": projects,
-        "superseded": len(superseded),
-        "embedder": embedder.model_id if embedder is not None else MODEL_ID,
-        "ingest": {
-            "beliefs_per_s_without_embedding": round(beliefs / write_seconds, 1),
-            "supersessions_per_s": round(len(superseded) / supersede_seconds, 1),
-            "embedded": written,
-            "embed_seconds": round(embed_seconds, 1),
-            "beliefs_per_s_with_embedding": round(with_embedding, 1),
-            "embedder_alone_per_s": round(alone_per_s, 1),
-            "with_embedding_over_embedder_alone": round(with_embedding / alone_per_s, 3),
-        },
-        "recall": {
-            "queries": queries,
-            "p50_ms": round(p50, 2),
-            "p95_ms": round(percentile(latencies, 95), 2),
-            "p95_over_p50": round(percentile(latencies, 95) / p50, 2),
-            "mean_items": round(statistics.fmean(returned), 2),
-        },
-        "client_rss_mb": rss_mb,
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "faiss_bytes": faiss_bytes,
-        "neo4j_store_bytes": store_after,
-        "neo4j_store_growth_bytes": (
-            store_after - store_before
-            if store_after is not None and store_before is not None
-            else None
-        ),
-    }
+        with_embedding = written / (write_seconds + supersede_seconds + embed_seconds)
+        p50 = statistics.median(latencies)
+        figures = {
+            "beliefs": beliefs,
+            "projects": projects,
+            "superseded": len(superseded),
+            "embedder": embedder.model_id if embedder is not None else MODEL_ID,
+            "ingest": {
+                "beliefs_per_s_without_embedding": round(beliefs / write_seconds, 1),
+                "supersessions_per_s": round(len(superseded) / supersede_seconds, 1),
+                "embedded": written,
+                "embed_seconds": round(embed_seconds, 1),
+                "beliefs_per_s_with_embedding": round(with_embedding, 1),
+                "embedder_alone_per_s": round(alone_per_s, 1),
+                "with_embedding_over_embedder_alone": round(with_embedding / alone_per_s, 3),
+            },
+            "recall": {
+                "queries": queries,
+                "p50_ms": round(p50, 2),
+                "p95_ms": round(percentile(latencies, 95), 2),
+                "p95_over_p50": round(percentile(latencies, 95) / p50, 2),
+                "mean_items": round(statistics.fmean(returned), 2),
+            },
+            "client_rss_mb": rss_mb,
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "faiss_bytes": faiss_bytes,
+            "neo4j_store_bytes": store_after,
+            "neo4j_store_growth_bytes": (
+                store_after - store_before
+                if store_after is not None and store_before is not None
+                else None
+            ),
+        }
+        finished(figures)
+    return figures
 
 
 def run_growth_bench(
@@ -279,8 +284,9 @@ def run_growth_bench(
         embedder: ``minilm``, ``hashed``, or ``auto`` (MiniLM up to
             ``REAL_EMBEDDER_MAX`` beliefs, hashed above).
         progress: Called with (size, stage, how many more done).
-        finished: Called with each size's figures as soon as that size is done, so a
-            failure at a larger size (an hour in, at 1M) keeps the smaller ones.
+        finished: Called with each size's figures once measured (before its scratch
+            principal is deleted), so a failure at a larger size (an hour in, at 1M)
+            keeps the smaller ones.
 
     Raises:
         InvalidInput: ``embedder`` is none of ``EMBEDDER_CHOICES``.
@@ -302,9 +308,9 @@ def run_growth_bench(
                 queries,
                 embedder=fresh,
                 progress=partial(progress, size),
+                finished=finished,
             )
         )
-        finished(figures[-1])
     return figures
 
 

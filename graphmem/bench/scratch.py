@@ -17,24 +17,26 @@ from graphmem.vectors.views import remove_views
 def scratch_memory(embedder: Embedder | None = None) -> Iterator[GraphMem]:
     """Yields a client for a fresh ``bench-...`` principal, deleted on exit.
 
-    Both its graph data and its semantic views under the default data directory go.
+    Both its graph data and its semantic views under the default data directory go,
+    once the client is closed (a trace written after the delete would be left behind).
 
     Args:
         embedder: The client's embedder (None: the default MiniLM).
     """
-    with GraphMem(f"bench-{new_id()}", embedder=embedder) as memory:
-        try:
+    memory = GraphMem(f"bench-{new_id()}", embedder=embedder)
+    try:
+        with memory:  # closed first: it writes its pending recall traces then
             yield memory
+    finally:
+        settings = memory.settings
+        try:
+            with Admin(
+                uri=settings.uri,
+                user=settings.user,
+                password=settings.password,
+                database=settings.database,
+                migrate=False,
+            ) as admin:
+                admin.delete_principal(memory.principal)
         finally:
-            settings = memory.settings
-            try:
-                with Admin(
-                    uri=settings.uri,
-                    user=settings.user,
-                    password=settings.password,
-                    database=settings.database,
-                    migrate=False,
-                ) as admin:
-                    admin.delete_principal(memory.principal)
-            finally:
-                remove_views(resolve_data_dir() / "views", memory.principal)
+            remove_views(resolve_data_dir() / "views", memory.principal)
