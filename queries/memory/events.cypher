@@ -6,6 +6,7 @@ MATCH (e:MemoryEvent)
 WHERE e.principal = $principal AND e.seq > $since
 OPTIONAL MATCH (e)-[:ABOUT]->(n)
 OPTIONAL MATCH (source:Episode {id: e.episode_id})
+USING INDEX source:Episode(id)
 WHERE source.principal = $principal
 WITH e, n.sensitivity = 'secret' OR source.sensitivity = 'secret' AS secret,
   CASE WHEN n.sensitivity = 'secret' THEN $redacted

@@ -27,6 +27,26 @@ def test_every_read_of_memory_filters_on_principal() -> None:
             assert "$principal" in path.read_text(), path.name
 
 
+_MATCH_BY_ROW_ID = re.compile(r"MATCH \((\w+):(\w+) \{id: (?!\$\w+\}|'[^']*'\})[^}]+\}\)\s*$")
+
+
+def test_every_match_by_a_row_s_id_names_the_id_index() -> None:
+    # By an id taken from a row ($ids[i], row.id), the planner may seek the principal's
+    # index and filter every node of the principal by id, once per row; on a small
+    # store it often does, and keeps the plan while the store grows.
+    checked = 0
+    for path in queries_dir().rglob("*.cypher"):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines):
+            found = _MATCH_BY_ROW_ID.search(line)
+            if found:
+                variable, label = found.group(1), found.group(2)
+                hint = f"USING INDEX {variable}:{label}(id)"
+                assert hint in lines[number + 1], f"{path.name}:{number + 1}: {hint}"
+                checked += 1
+    assert checked >= 20
+
+
 def test_migrations_are_numbered_in_order() -> None:
     migrations = available_migrations()
     assert [m.id for m in migrations] == sorted(m.id for m in migrations)
