@@ -116,14 +116,24 @@ def insert_beliefs(
     if pending:
         rows = [_belief_row(p) for p in pending]
         names, mentions = batched([belief_mentions(row["props"]) for row in rows])
+        projects = sorted({name for p in pending for name in p.origins})
+        position = {name: index for index, name in enumerate(projects)}
         run(
             tx,
             "belief/create",
             principal=principal,
             principal_key=principal_key(principal),
             now=now,
-            rows=[{**row, "mentions": at} for row, at in zip(rows, mentions, strict=True)],
+            rows=[
+                {
+                    **row,
+                    "mentions": at,
+                    "learned_in": [position[n] for n in dict.fromkeys(p.origins)],
+                }
+                for row, at, p in zip(rows, mentions, pending, strict=True)
+            ],
             names=names,
+            projects=projects,
         )
         stamp(tx, "belief", principal, [p.id for p in pending], now)
 

@@ -60,14 +60,20 @@ def create_episodes(
         if rows:
             new = [_episode_row(episode, episode_id) for _, episode, episode_id in rows]
             names, mentions = batched([episode_mentions(row["props"]) for row in new])
+            projects = sorted({episode.project for _, episode, _ in rows})
+            position = {name: index for index, name in enumerate(projects)}
             run(
                 tx,
                 "episode/create",
                 principal=principal,
                 principal_key=principal_key(principal),
                 now=now,
-                rows=[{**row, "mentions": at} for row, at in zip(new, mentions, strict=True)],
+                rows=[
+                    {**row, "mentions": at, "in_project": position[episode.project]}
+                    for row, at, (_, episode, _) in zip(new, mentions, rows, strict=True)
+                ],
                 names=names,
+                projects=projects,
             )
             stamp(tx, "episode", principal, [episode_id for _, _, episode_id in rows], now)
         return [episode_id for episode_id, _ in assigned]

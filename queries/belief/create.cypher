@@ -1,12 +1,20 @@
 // Creates a batch of beliefs with provenance edges, anchor links, a LEARNED_IN link to
 // each project it was learned in (its origins) and MENTIONS links to the entities its
 // names are (found by graphmem/entities: $names holds each name of the batch once,
-// row.mentions the positions of the row's names in it). Their seqs and events come
-// next, from belief/stamp: the clock is taken last, so writers hold it only for the
-// stamp and the commit, not for this statement's work.
+// row.mentions the positions of the row's names in it). The projects come the same
+// way: $projects once each, row.learned_in the positions of the row's origins. Their
+// seqs and events come next, from belief/stamp: the clock is taken last, so writers
+// hold it only for the stamp and the commit, not for this statement's work.
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
 WITH principal
+CALL (principal) {  // each project of the batch once, not once per row
+  UNWIND $projects AS name
+  MERGE (project:Project {principal: $principal, name: name})
+    ON CREATE SET project.created_at = $now
+  MERGE (project)-[:BELONGS_TO]->(principal)
+  RETURN collect(project) AS projects
+}
 CALL () {  // each name of the batch once ($names), before the rows link to them
   UNWIND $names AS named
   MERGE (entity:Entity {principal: $principal, name: named.name})
@@ -14,24 +22,23 @@ CALL () {  // each name of the batch once ($names), before the rows link to them
   RETURN collect(entity) AS entities
 }
 UNWIND range(0, size($rows) - 1) AS i
-WITH $rows[i] AS row, principal, entities
+WITH $rows[i] AS row, projects, entities
 CREATE (b:Belief)
 SET b = row.props, b.principal = $principal, b.principal_key = $principal_key,
     b.recorded_at = $now,
     // valid from now unless the row says otherwise: one $now, not a datetime per row
     // (the driver packs each datetime in Python, ~0.1-0.3 ms apiece)
     b.valid_from = coalesce(row.props.valid_from, $now)
-WITH b, row, principal, entities
-CALL (b, principal) {
-  UNWIND b.origins AS name
-  MERGE (project:Project {principal: $principal, name: name})
-    ON CREATE SET project.created_at = $now
-  MERGE (project)-[:BELONGS_TO]->(principal)
-  MERGE (b)-[:LEARNED_IN]->(project)
+WITH b, row, projects, entities
+CALL (b, row, projects) {
+  UNWIND row.learned_in AS at
+  WITH b, projects[at] AS project
+  CREATE (b)-[:LEARNED_IN]->(project)
 }
 CALL (b, row) {
   UNWIND row.evidence AS evidence
   MATCH (e:Episode {id: evidence.episode_id})
+  USING INDEX e:Episode(id)
   WHERE e.principal = $principal
   CREATE (b)-[:DERIVED_FROM {role: evidence.role}]->(e)
 }

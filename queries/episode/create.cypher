@@ -2,11 +2,19 @@
 // parent links, TOUCHED links to the symbols its paths name (a file path: all its
 // symbols; a key: that symbol) and MENTIONS links to the entities its names are (found
 // by graphmem/entities: $names holds each name of the batch once, row.mentions the
-// positions of the row's names in it). Their seqs and events come next, from
-// episode/stamp (the clock is taken last: see belief/stamp).
+// positions of the row's names in it; $projects holds each project once, row.in_project
+// the position of the row's). Their seqs and events come next, from episode/stamp (the
+// clock is taken last: see belief/stamp).
 MERGE (principal:Principal {id: $principal})
   ON CREATE SET principal.created_at = $now
 WITH principal
+CALL (principal) {  // each project of the batch once, not once per row
+  UNWIND $projects AS name
+  MERGE (project:Project {principal: $principal, name: name})
+    ON CREATE SET project.created_at = $now
+  MERGE (project)-[:BELONGS_TO]->(principal)
+  RETURN collect(project) AS projects
+}
 CALL () {  // each name of the batch once ($names), before the rows link to them
   UNWIND $names AS named
   MERGE (entity:Entity {principal: $principal, name: named.name})
@@ -14,10 +22,7 @@ CALL () {  // each name of the batch once ($names), before the rows link to them
   RETURN collect(entity) AS entities
 }
 UNWIND range(0, size($rows) - 1) AS i
-WITH $rows[i] AS row, principal, entities
-MERGE (project:Project {principal: $principal, name: row.props.project})
-  ON CREATE SET project.created_at = $now
-MERGE (project)-[:BELONGS_TO]->(principal)
+WITH $rows[i] AS row, projects[$rows[i].in_project] AS project, entities
 CREATE (e:Episode)
 SET e = row.props, e.principal = $principal, e.principal_key = $principal_key,
     e.recorded_at = $now
@@ -25,6 +30,7 @@ CREATE (e)-[:IN_PROJECT]->(project)
 WITH e, row, entities
 CALL (e, row) {
   MATCH (parent:Episode {id: row.parent})
+  USING INDEX parent:Episode(id)
   WHERE parent.principal = $principal
   CREATE (e)-[:PART_OF]->(parent)
 }
