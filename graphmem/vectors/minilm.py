@@ -92,8 +92,7 @@ class MiniLMEmbedder:
         self._tokenizer = BertWordPieceTokenizer(
             str(_verified(_VOCAB, VOCAB_SHA256)), lowercase=True
         )
-        self._tokenizer.enable_truncation(MAX_TOKENS)
-        self._tokenizer.enable_padding()
+        self._tokenizer.enable_truncation(MAX_TOKENS)  # padded per batch, in embed
         self._batch_size = batch_size
         self._session(threads)  # a bad model file fails here, not at the first embed
 
@@ -117,20 +116,33 @@ class MiniLMEmbedder:
             return self._sessions[threads]
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """Returns one L2-normalised float32 row per text."""
+        """Returns one L2-normalised float32 row per text, in the order given.
+
+        Texts are batched by token count, shortest first, so that a batch is padded
+        to a length close to each of its texts' own: in arrival order one long text
+        pads its 31 neighbours (LoCoMo's turns embed 1.7x faster sorted).
+        """
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         session = self._session(1 if len(texts) == 1 else self._threads)
-        parts = [
-            self._embed_batch(session, texts[start : start + self._batch_size])
-            for start in range(0, len(texts), self._batch_size)
-        ]
-        return np.concatenate(parts).astype(np.float32, copy=False)
+        tokens = [encoding.ids for encoding in self._tokenizer.encode_batch(list(texts))]
+        order = sorted(range(len(tokens)), key=lambda index: (len(tokens[index]), index))
+        result: Vectors = np.empty((len(tokens), DIM), dtype=np.float32)
+        for start in range(0, len(order), self._batch_size):
+            batch = order[start : start + self._batch_size]
+            result[batch] = self._embed_batch(session, [tokens[index] for index in batch])
+        return result
 
-    def _embed_batch(self, session: onnxruntime.InferenceSession, texts: Sequence[str]) -> Vectors:
-        encoded = self._tokenizer.encode_batch(list(texts))
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+    def _embed_batch(
+        self, session: onnxruntime.InferenceSession, tokens: Sequence[list[int]]
+    ) -> Vectors:
+        """The vectors of one batch of token id lists, padded to the longest."""
+        width = max(len(ids) for ids in tokens)
+        ids = np.zeros((len(tokens), width), dtype=np.int64)  # 0 is [PAD]
+        mask = np.zeros((len(tokens), width), dtype=np.int64)
+        for row, token_ids in enumerate(tokens):
+            ids[row, : len(token_ids)] = token_ids
+            mask[row, : len(token_ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         hidden = session.run(None, feeds)[0]
         weights = mask[:, :, None].astype(np.float32)
