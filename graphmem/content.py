@@ -62,11 +62,6 @@ def statement_digest(statement: str, subject: str | None = None) -> str:
     return hashlib.sha256(content_forms(statement, subject)[0].encode()).hexdigest()
 
 
-def principal_key(principal: str) -> str:
-    """The principal as one Lucene token (see migration 006); the same in Cypher there."""
-    return "pk_" + re.sub(r"[.:/@+-]", "_", principal.lower())
-
-
 def symbol_key(lang: str, path: str, qualname: str, kind: str, collision: int = 1) -> str:
     """Returns ``{lang}:{path}::{qualname}#{kind}``, with ``~N`` for the Nth collision.
 

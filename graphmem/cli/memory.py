@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @handles_errors
     def init(data_dir: DataDirOption = None, as_json: JsonOption = False) -> None:
-        """Apply the schema migrations (constraints, indexes, full-text indexes)."""
+        """Apply the schema migrations (constraints and indexes)."""
         with Admin(data_dir=data_dir) as admin:
             applied = admin.applied
         if as_json:

@@ -14,7 +14,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.content import content_forms, principal_key, statement_digest
+from graphmem.content import content_forms, statement_digest
 from graphmem.entities.mentions import batched, belief_mentions
 from graphmem.errors import InvalidInput, NotFound, StateConflict
 from graphmem.models import (
@@ -122,7 +122,6 @@ def insert_beliefs(
             tx,
             "belief/create",
             principal=principal,
-            principal_key=principal_key(principal),
             now=now,
             rows=[
                 {

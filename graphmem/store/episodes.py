@@ -11,7 +11,6 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.content import principal_key
 from graphmem.entities.mentions import batched, episode_mentions
 from graphmem.models import Episode, NewEpisode
 from graphmem.store.database import Database, plain, run
@@ -66,7 +65,6 @@ def create_episodes(
                 tx,
                 "episode/create",
                 principal=principal,
-                principal_key=principal_key(principal),
                 now=now,
                 rows=[
                     {**row, "mentions": at, "in_project": position[episode.project]}

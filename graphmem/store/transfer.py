@@ -15,7 +15,6 @@ from typing import Literal
 
 from neo4j import ManagedTransaction
 
-from graphmem.content import principal_key
 from graphmem.entities.mentions import MentionRow, belief_mentions, episode_mentions
 from graphmem.store.database import Database, Record, Value, plain, run
 from graphmem.store.writes import write_idempotent
@@ -30,7 +29,10 @@ AboutKind = Literal["belief", "episode"]
 
 LINK_KINDS: tuple[LinkKind, ...] = ("derived_from", "supersedes", "conflicts_with")
 _OWN_FIELDS = ("id", "seq", "principal", "principal_key")
-"""Properties held as a row's own fields (or re-derived on import), not in ``props``."""
+"""Properties held as a row's own fields (or re-derived on import), not in ``props``.
+
+``principal_key`` (the full-text indexes' principal token) is on nodes written before
+migration 015 only: it is never exported, and never written again."""
 
 
 @dataclass(frozen=True)
@@ -244,7 +246,6 @@ def write_memory(
         plan: Decides what to write from what the store holds (it may raise).
         progress: Called with (rows written, rows in all) after each statement.
     """
-    key = principal_key(principal)
 
     def work(tx: ManagedTransaction) -> MemoryRows | None:
         taken = run(tx, "transfer/existing_ids", principal=principal, ids=list(ids))
@@ -267,7 +268,7 @@ def write_memory(
         for query, batch in statements:
             for start in range(0, len(batch), BATCH_ROWS):
                 chunk = batch[start : start + BATCH_ROWS]
-                run(tx, query, principal=principal, principal_key=key, rows=chunk)
+                run(tx, query, principal=principal, rows=chunk)
                 done += len(chunk)
                 if progress is not None:
                     progress(done, total)

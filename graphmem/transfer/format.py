@@ -29,7 +29,8 @@ from graphmem.store.transfer import Props
 FORMAT = "graphmem-export"
 VERSION = 1
 RESERVED_PROPS = frozenset({"id", "seq", "principal", "principal_key"})
-"""Never props: a record's own fields, or re-derived from the importing principal."""
+"""Never props: a record's own fields, or re-derived from the importing principal
+(``principal_key``: what stores before migration 015 held for full-text search)."""
 SEQ_PROPS: dict[str, tuple[str, ...]] = {"belief": ("cited_seq",), "event": ("node_seq",)}
 """Props holding a seq (as a rank in the file), per record kind."""
 ID_PROPS: dict[str, tuple[str, ...]] = {

@@ -24,8 +24,7 @@ CALL () {  // each name of the batch once ($names), before the rows link to them
 UNWIND range(0, size($rows) - 1) AS i
 WITH $rows[i] AS row, projects, entities
 CREATE (b:Belief)
-SET b = row.props, b.principal = $principal, b.principal_key = $principal_key,
-    b.recorded_at = $now,
+SET b = row.props, b.principal = $principal, b.recorded_at = $now,
     // valid from now unless the row says otherwise: one $now, not a datetime per row
     // (the driver packs each datetime in Python, ~0.1-0.3 ms apiece)
     b.valid_from = coalesce(row.props.valid_from, $now)

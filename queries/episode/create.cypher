@@ -24,8 +24,7 @@ CALL () {  // each name of the batch once ($names), before the rows link to them
 UNWIND range(0, size($rows) - 1) AS i
 WITH $rows[i] AS row, projects[$rows[i].in_project] AS project, entities
 CREATE (e:Episode)
-SET e = row.props, e.principal = $principal, e.principal_key = $principal_key,
-    e.recorded_at = $now
+SET e = row.props, e.principal = $principal, e.recorded_at = $now
 CREATE (e)-[:IN_PROJECT]->(project)
 WITH e, row, entities
 CALL (e, row) {

@@ -4,8 +4,7 @@
 MATCH (principal:Principal {id: $principal})
 UNWIND $rows AS row
 CREATE (b:Belief)
-SET b = row.props, b.id = row.id, b.seq = row.seq, b.principal = $principal,
-    b.principal_key = $principal_key
+SET b = row.props, b.id = row.id, b.seq = row.seq, b.principal = $principal
 WITH b, row, principal
 CALL (b, principal) {
   UNWIND b.origins AS name

@@ -4,8 +4,7 @@
 UNWIND $rows AS row
 MATCH (project:Project {principal: $principal, name: row.props.project})
 CREATE (e:Episode)
-SET e = row.props, e.id = row.id, e.seq = row.seq, e.principal = $principal,
-    e.principal_key = $principal_key
+SET e = row.props, e.id = row.id, e.seq = row.seq, e.principal = $principal
 CREATE (e)-[:IN_PROJECT]->(project)
 WITH e, row
 CALL (e) {
