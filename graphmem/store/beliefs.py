@@ -34,6 +34,7 @@ from graphmem.store.writes import (
     assign_ids,
     check_episodes_exist,
     existing_keys,
+    positions,
     stamp,
     write_idempotent,
 )
@@ -116,20 +117,15 @@ def insert_beliefs(
     if pending:
         rows = [_belief_row(p) for p in pending]
         names, mentions = batched([belief_mentions(row["props"]) for row in rows])
-        projects = sorted({name for p in pending for name in p.origins})
-        position = {name: index for index, name in enumerate(projects)}
+        projects, learned_in = positions([p.origins for p in pending])
         run(
             tx,
             "belief/create",
             principal=principal,
             now=now,
             rows=[
-                {
-                    **row,
-                    "mentions": at,
-                    "learned_in": [position[n] for n in dict.fromkeys(p.origins)],
-                }
-                for row, at, p in zip(rows, mentions, pending, strict=True)
+                {**row, "mentions": at, "learned_in": origins}
+                for row, at, origins in zip(rows, mentions, learned_in, strict=True)
             ],
             names=names,
             projects=projects,

@@ -18,6 +18,7 @@ from graphmem.store.writes import (
     assign_ids,
     check_episodes_exist,
     existing_keys,
+    positions,
     stamp,
     write_idempotent,
 )
@@ -59,16 +60,15 @@ def create_episodes(
         if rows:
             new = [_episode_row(episode, episode_id) for _, episode, episode_id in rows]
             names, mentions = batched([episode_mentions(row["props"]) for row in new])
-            projects = sorted({episode.project for _, episode, _ in rows})
-            position = {name: index for index, name in enumerate(projects)}
+            projects, in_project = positions([[episode.project] for _, episode, _ in rows])
             run(
                 tx,
                 "episode/create",
                 principal=principal,
                 now=now,
                 rows=[
-                    {**row, "mentions": at, "in_project": position[episode.project]}
-                    for row, at, (_, episode, _) in zip(new, mentions, rows, strict=True)
+                    {**row, "mentions": at, "in_project": project[0]}
+                    for row, at, project in zip(new, mentions, in_project, strict=True)
                 ],
                 names=names,
                 projects=projects,

@@ -135,6 +135,17 @@ def check_episodes_exist(
             )
 
 
+def positions(per_row: Sequence[Sequence[str]]) -> tuple[list[str], list[list[int]]]:
+    """A batch's values once each (sorted), and each row's as positions in them.
+
+    A row's repeated value is kept once. The create queries merge each value's node
+    once (a project), then link each row to it by position.
+    """
+    values = sorted({value for row in per_row for value in row})
+    position = {value: index for index, value in enumerate(values)}
+    return values, [[position[value] for value in dict.fromkeys(row)] for row in per_row]
+
+
 def assign_ids(keys: Sequence[str | None], existing: Mapping[str, str]) -> list[tuple[str, bool]]:
     """Returns (id, is_new) per row; rows sharing a key share the first row's id."""
     seen: dict[str, str] = dict(existing)

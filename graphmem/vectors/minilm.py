@@ -120,7 +120,7 @@ class MiniLMEmbedder:
 
         Texts are batched by token count, shortest first, so that a batch is padded
         to a length close to each of its texts' own: in arrival order one long text
-        pads its 31 neighbours (LoCoMo's turns embed 1.7x faster sorted).
+        pads its 31 neighbours (LoCoMo's 5,882 turns: 162 texts/s against 61-67).
         """
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
