@@ -45,7 +45,7 @@ from graphmem.recall.arms import (
     StructuredArm,
     TimeArm,
 )
-from graphmem.recall.fusion import fuse
+from graphmem.recall.fusion import fuse, with_session_context
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.ranking import (
     Weighed,
@@ -383,7 +383,10 @@ class RecallEngine:
         started = time.perf_counter()
         gathered = self._gather("episode", request, self._fetch_episodes(request))
         episodes = gathered.candidates
-        fused, arm_ranks = fuse(gathered.ranked, gathered.scores)
+        arm_fused, arm_ranks = fuse(gathered.ranked, gathered.scores)
+        fused = with_session_context(
+            arm_fused, {episode_id: episodes[episode_id].parent for episode_id in arm_fused}
+        )
         items = [
             _hit(episodes[episode_id], arm_ranks.get(episode_id, {}), fused[episode_id])
             for episode_id in by_score(fused)[: request.k]

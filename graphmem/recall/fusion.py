@@ -67,6 +67,42 @@ def fuse(
     return fused, ranks
 
 
+SESSION_CONTEXT = 0.25
+"""What the best other hit under the same parent (a turn's session) adds, times its
+fused score: an answer sits in a conversation about it, and the turn that holds it
+often shares fewer words with the question than the turns around it. Chosen on LoCoMo
+with the two-halves check (conversations 1-5 | 6-10): R@10 0.765 | 0.734 -> 0.775 |
+0.751, MRR (over 50) 0.524 | 0.501 -> 0.527 | 0.507; 0.15 to 0.5 all gained on both halves.
+Multi-hop R@10 fell 0.420 -> 0.408: its evidence lies in several sessions."""
+
+
+def with_session_context(
+    fused: Mapping[str, float], parent_of: Mapping[str, str | None]
+) -> dict[str, float]:
+    """Each hit's fused score plus ``SESSION_CONTEXT`` times its best sibling's.
+
+    A sibling is another hit under the same parent; a hit without a parent, or alone
+    under it, keeps its score.
+
+    Args:
+        fused: The fused score per id.
+        parent_of: Each id's parent id (None: it has none).
+    """
+    best_two: dict[str, list[float]] = {}
+    for node_id, score in fused.items():
+        parent = parent_of.get(node_id)
+        if parent is not None:
+            best_two[parent] = sorted([*best_two.get(parent, []), score], reverse=True)[:2]
+    context: dict[str, float] = {}
+    for node_id, score in fused.items():
+        parent = parent_of.get(node_id)
+        top = best_two.get(parent, [0.0]) if parent is not None else [0.0]
+        # The best score under the parent is this hit's own when it leads: the next.
+        sibling = top[0] if top[0] != score else (top[1] if len(top) > 1 else 0.0)
+        context[node_id] = score + SESSION_CONTEXT * sibling
+    return context
+
+
 RRF_K = 60
 
 

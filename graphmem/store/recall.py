@@ -92,6 +92,8 @@ class EpisodeCandidate:
     title: str
     text: str | None
     outcome: Outcome
+    parent: str | None = None
+    """The id of the episode it is PART_OF (a turn's session), if any."""
     reached: tuple[Reach, ...] = ()
 
 
@@ -302,6 +304,7 @@ def episode_candidates(
             title=props["title"],
             text=props.get("text"),
             outcome=Outcome(props["outcome"]),
+            parent=props.get("parent"),
             reached=_reached(row["reached"]),
         )
     return Fetched(found, _withheld(rows, "episode"))

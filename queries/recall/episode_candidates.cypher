@@ -8,7 +8,8 @@
 // mentions ($entity_hops away). A name is skipped when more than $max_share of the
 // principal's episodes (or $max_mentions) mention it; the rest weigh 1 / mentions
 // (IDF-like), and each seed keeps the $per_seed rarest-sharing episodes.
-// `reached` lists (seed seq, distance, rarity: 0 for a sibling).
+// `reached` lists (seed seq, distance, rarity: 0 for a sibling); `parent` is the
+// episode's own parent id (fusion's session context).
 CALL () {
   UNWIND $seqs AS seq
   MATCH (e:Episode {seq: seq})
@@ -53,7 +54,8 @@ WHERE e.principal = $principal
 RETURN collect({
   seq: e.seq,
   episode: CASE WHEN e.sensitivity IN $levels THEN e {  // above the ceiling: seq alone
-    .id, .seq, .project, .kind, .title, .text, .outcome, .trust, .started_at
+    .id, .seq, .project, .kind, .title, .text, .outcome, .trust, .started_at,
+    parent: [(e)-[:PART_OF]->(parent:Episode) | parent.id][0]
   } END,
   reached: reached
 }) AS rows

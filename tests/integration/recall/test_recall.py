@@ -407,3 +407,31 @@ def test_time_arm_ranks_the_episodes_of_the_named_time(memory: GraphMem) -> None
     assert unnamed.items == []
     with pytest.raises(InvalidInput, match="time"):
         memory.recall("hiking in May 2023", project="trips", arms=["time"])
+
+
+def test_a_turn_gains_from_a_strong_hit_in_its_own_session(memory: GraphMem) -> None:
+    sessions = memory.remember_many(
+        [
+            {"project": "p", "kind": "session", "title": "Session one"},
+            {"project": "p", "kind": "session", "title": "Session two"},
+        ]
+    )
+    turns = [
+        {"title": "turn", "text": "the flaky billing test retried the ledger export twice"},
+        {"title": "turn", "text": "we pinned the ledger version"},
+        {"title": "turn", "text": "we pinned the ledger version"},
+    ]
+    strong, in_session, elsewhere = memory.remember_many(
+        [
+            {**turns[0], "project": "p", "kind": "message", "parent": sessions[0]},
+            {**turns[1], "project": "p", "kind": "message", "parent": sessions[0]},
+            {**turns[2], "project": "p", "kind": "message", "parent": sessions[1]},
+        ]
+    )
+    hits = memory.search_episodes(
+        "flaky billing ledger export", project="p", k=10, arms=["lexical"]
+    )
+    score = {hit.id: hit.score for hit in hits.items}
+    assert score[strong] == max(score.values())
+    # The same text, one beside the strong hit and one alone in its session.
+    assert score[in_session] > score[elsewhere] > 0

@@ -18,8 +18,10 @@ from graphmem.recall.fusion import (
     ARM_WEIGHTS,
     RANK_DAMPING,
     SCORE_FLOORS,
+    SESSION_CONTEXT,
     fuse,
     reciprocal_rank_fusion,
+    with_session_context,
 )
 from graphmem.recall.ranking import (
     DECAY_HALF_LIFE,
@@ -86,6 +88,19 @@ def test_fusion_of_one_arm_keeps_its_order() -> None:
     ranked = {"lexical": ["x", "y", "z"]}
     fused, _ = fuse(ranked, {"lexical": {"x": 3.0, "y": 2.0, "z": 1.0}})
     assert sorted(fused, key=lambda i: -fused[i]) == ["x", "y", "z"]
+
+
+def test_session_context_adds_the_best_other_hit_under_the_same_parent() -> None:
+    fused = {"lead": 1.0, "next": 0.6, "last": 0.2, "alone": 0.5, "orphan": 0.9, "tie": 0.4}
+    parents = {"lead": "s1", "next": "s1", "last": "s1", "alone": "s2", "orphan": None}
+    parents["tie"] = "s3"
+    with_context = with_session_context({**fused, "tie2": 0.4}, {**parents, "tie2": "s3"})
+    assert with_context["lead"] == pytest.approx(1.0 + SESSION_CONTEXT * 0.6)
+    assert with_context["next"] == pytest.approx(0.6 + SESSION_CONTEXT * 1.0)
+    assert with_context["last"] == pytest.approx(0.2 + SESSION_CONTEXT * 1.0)
+    assert with_context["alone"] == 0.5  # alone under its parent
+    assert with_context["orphan"] == 0.9  # no parent
+    assert with_context["tie"] == with_context["tie2"] == pytest.approx(0.4 * (1 + SESSION_CONTEXT))
 
 
 def test_scope_weights() -> None:
