@@ -3,16 +3,16 @@
 UNWIND $anchors AS anchor
 CALL (anchor) {
   MATCH (s:Symbol {hash: anchor.hash})
-  USING INDEX s:Symbol(hash)  // not every symbol of the principal
+  USING INDEX SEEK s:Symbol(hash)  // not every symbol of the principal
   WHERE s.principal = $principal AND s.project = $project
   RETURN s, 'same content' AS reason
   UNION
   MATCH (s:Symbol {principal: $principal, project: $project, path: anchor.path})
-  USING INDEX s:Symbol(principal, project, path)
+  USING INDEX SEEK s:Symbol(principal, project, path)
   RETURN s, 'same file' AS reason
   UNION
   MATCH (s:Symbol {name: anchor.name})
-  USING INDEX s:Symbol(name)
+  USING INDEX SEEK s:Symbol(name)
   WHERE s.principal = $principal AND s.project = $project
   RETURN s, 'same name' AS reason
 }

@@ -9,7 +9,7 @@ UNWIND $anchors AS anchor
 // The hints name the uniqueness constraints' indexes: the planner may otherwise seek
 // by principal and filter, once per anchor.
 OPTIONAL MATCH (s:Symbol {principal: $principal, project: $project, key: anchor.key})
-USING INDEX s:Symbol(principal, project, key)
+USING INDEX SEEK s:Symbol(principal, project, key)
 OPTIONAL MATCH (f:File {principal: $principal, project: $project, path: anchor.path})
-USING INDEX f:File(principal, project, path)
+USING INDEX SEEK f:File(principal, project, path)
 RETURN anchor.key AS key, s.hash AS hash, f.error AS file_error, indexed

@@ -37,7 +37,7 @@ CALL (b, row, projects) {
 CALL (b, row) {
   UNWIND row.evidence AS evidence
   MATCH (e:Episode {id: evidence.episode_id})
-  USING INDEX e:Episode(id)
+  USING INDEX SEEK e:Episode(id)
   WHERE e.principal = $principal
   CREATE (b)-[:DERIVED_FROM {role: evidence.role}]->(e)
 }
@@ -45,7 +45,7 @@ CALL (b) {
   // By key (the index on key alone): left to itself the planner seeks by principal
   // and reads every symbol the principal has indexed, for every belief written.
   MATCH (s:Symbol {key: b.anchor_key})
-  USING INDEX s:Symbol(key)
+  USING INDEX SEEK s:Symbol(key)
   WHERE s.principal = $principal
   MERGE (b)-[:ANCHORED_TO]->(s)
 }

@@ -1,7 +1,7 @@
 // Beliefs by id, in the order asked, with provenance and supersession neighbours.
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (b:Belief {id: $ids[i]})
-USING INDEX b:Belief(id)
+USING INDEX SEEK b:Belief(id)
 WHERE b.principal = $principal
 CALL (b) {
   OPTIONAL MATCH (b)-[d:DERIVED_FROM]->(e:Episode)

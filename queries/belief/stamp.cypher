@@ -14,7 +14,7 @@ SET clock.seq = clock.seq + size($ids)
 WITH clock.seq - size($ids) AS base
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (b:Belief {id: $ids[i]})
-USING INDEX b:Belief(id)
+USING INDEX SEEK b:Belief(id)
 WHERE b.principal = $principal
 SET b.seq = base + i + 1
 CREATE (:MemoryEvent {

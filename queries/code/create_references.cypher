@@ -4,7 +4,7 @@
 // links are created, not merged.
 UNWIND $references AS reference
 MATCH (caller:Symbol {principal: $principal, project: $project, key: reference[0]})
-USING INDEX caller:Symbol(principal, project, key)
+USING INDEX SEEK caller:Symbol(principal, project, key)
 MATCH (callee:Symbol {principal: $principal, project: $project, key: reference[1]})
-USING INDEX callee:Symbol(principal, project, key)
+USING INDEX SEEK callee:Symbol(principal, project, key)
 CREATE (caller)-[:REFERENCES]->(callee)

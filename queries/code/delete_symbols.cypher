@@ -2,5 +2,5 @@
 // (hinted: see code/link_contains).
 UNWIND $keys AS key
 MATCH (s:Symbol {principal: $principal, project: $project, key: key})
-USING INDEX s:Symbol(principal, project, key)
+USING INDEX SEEK s:Symbol(principal, project, key)
 DETACH DELETE s

@@ -4,11 +4,11 @@ MATCH (e:Episode {principal: $principal, project: $project})
 UNWIND e.paths AS path
 CALL (path) {
   MATCH (s:Symbol {principal: $principal, project: $project, path: path})
-  USING INDEX s:Symbol(principal, project, path)
+  USING INDEX SEEK s:Symbol(principal, project, path)
   RETURN s
   UNION
   MATCH (s:Symbol {principal: $principal, project: $project, key: path})
-  USING INDEX s:Symbol(principal, project, key)  // see code/link_contains
+  USING INDEX SEEK s:Symbol(principal, project, key)  // see code/link_contains
   RETURN s
 }
 WITH e, s

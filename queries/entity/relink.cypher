@@ -8,12 +8,12 @@ WITH clock
 UNWIND $rows AS row
 CALL (row) {
   MATCH (n:Episode {id: row.id})
-  USING INDEX n:Episode(id)
+  USING INDEX SEEK n:Episode(id)
   WHERE n.principal = $principal
   RETURN n
   UNION
   MATCH (n:Belief {id: row.id})
-  USING INDEX n:Belief(id)
+  USING INDEX SEEK n:Belief(id)
   WHERE n.principal = $principal
   RETURN n
 }

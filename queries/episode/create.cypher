@@ -29,7 +29,7 @@ CREATE (e)-[:IN_PROJECT]->(project)
 WITH e, row, entities
 CALL (e, row) {
   MATCH (parent:Episode {id: row.parent})
-  USING INDEX parent:Episode(id)
+  USING INDEX SEEK parent:Episode(id)
   WHERE parent.principal = $principal
   CREATE (e)-[:PART_OF]->(parent)
 }

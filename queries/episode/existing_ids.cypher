@@ -1,6 +1,6 @@
 // Which of the given episode ids exist for this principal.
 UNWIND $ids AS id
 MATCH (e:Episode {id: id})
-USING INDEX e:Episode(id)
+USING INDEX SEEK e:Episode(id)
 WHERE e.principal = $principal
 RETURN e.id AS id

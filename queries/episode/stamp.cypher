@@ -9,7 +9,7 @@ SET clock.seq = clock.seq + size($ids)
 WITH clock.seq - size($ids) AS base
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (e:Episode {id: $ids[i]})
-USING INDEX e:Episode(id)
+USING INDEX SEEK e:Episode(id)
 WHERE e.principal = $principal
 SET e.seq = base + i + 1
 CREATE (:MemoryEvent {

@@ -10,7 +10,7 @@ REMOVE clock.locked
 WITH clock
 UNWIND $ids AS id
 MATCH (b:Belief {id: id})
-USING INDEX b:Belief(id)
+USING INDEX SEEK b:Belief(id)
 WHERE b.principal = $principal
 CALL (b) {
   MATCH (b)-[:DERIVED_FROM]->(source:Episode)

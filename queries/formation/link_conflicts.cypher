@@ -10,10 +10,10 @@ WITH clock.seq - size($pairs) AS base
 UNWIND range(0, size($pairs) - 1) AS i
 WITH base + i + 1 AS seq, $pairs[i] AS pair
 MATCH (new:Belief {id: pair.new_id})
-USING INDEX new:Belief(id)
+USING INDEX SEEK new:Belief(id)
 WHERE new.principal = $principal
 MATCH (old:Belief {id: pair.old_id})
-USING INDEX old:Belief(id)
+USING INDEX SEEK old:Belief(id)
 WHERE old.principal = $principal AND old.superseded_at IS NULL AND old.state <> 'retired'
 MERGE (new)-[:CONFLICTS_WITH]->(old)
 SET new.flagged = true, old.flagged = true

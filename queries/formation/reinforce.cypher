@@ -8,10 +8,10 @@ REMOVE clock.locked
 WITH clock
 UNWIND $rows AS row
 MATCH (b:Belief {id: row.belief_id})
-USING INDEX b:Belief(id)
+USING INDEX SEEK b:Belief(id)
 WHERE b.principal = $principal AND b.superseded_at IS NULL AND b.state <> 'retired'
 MATCH (e:Episode {id: row.episode_id})
-USING INDEX e:Episode(id)
+USING INDEX SEEK e:Episode(id)
 WHERE e.principal = $principal
 WITH clock, row, b, e, EXISTS { (b)-[:DERIVED_FROM]->(e) } AS known
 WITH clock, collect({row: row, belief: b, episode: e, known: known}) AS found

@@ -3,7 +3,7 @@
 // key goes, so the subject may queue a new hint from later misses.
 UNWIND $hints AS row
 MATCH (h:FormationHint {id: row.id})
-USING INDEX h:FormationHint(id)
+USING INDEX SEEK h:FormationHint(id)
 WHERE h.principal = $principal AND h.state = 'open' AND h.expires_at > $now
 SET h.state = 'consumed', h.consumed_at = $now, h.consumed_by = $by,
     h.episodes = row.episodes, h.formed = row.formed

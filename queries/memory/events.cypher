@@ -3,10 +3,11 @@
 // A secret node's text is never shown here: `about`, and the statement a rejected
 // candidate of a secret episode logged, read $redacted.
 MATCH (e:MemoryEvent)
+USING INDEX SEEK e:MemoryEvent(principal, seq)  // the index whose order the read keeps
 WHERE e.principal = $principal AND e.seq > $since
 OPTIONAL MATCH (e)-[:ABOUT]->(n)
 OPTIONAL MATCH (source:Episode {id: e.episode_id})
-USING INDEX source:Episode(id)
+USING INDEX SEEK source:Episode(id)
 WHERE source.principal = $principal
 WITH e, n.sensitivity = 'secret' OR source.sensitivity = 'secret' AS secret,
   CASE WHEN n.sensitivity = 'secret' THEN $redacted

@@ -9,7 +9,7 @@ WITH clock.seq - size($rows) AS base
 UNWIND range(0, size($rows) - 1) AS i
 WITH base + i + 1 AS seq, $rows[i] AS row
 MATCH (b:Belief {id: row.belief_id})
-USING INDEX b:Belief(id)
+USING INDEX SEEK b:Belief(id)
 WHERE b.principal = $principal
 CREATE (:MemoryEvent {
   seq: seq, principal: $principal, type: 'anchor.changed', node_id: b.id,

@@ -2,6 +2,7 @@
 // the text to embed for each created node, a belief's subject and when an episode
 // happened (a deletion carries the gone node's seq).
 MATCH (e:MemoryEvent {principal: $principal})
+USING INDEX SEEK e:MemoryEvent(principal, seq)  // the index whose order the read keeps
 WHERE e.seq > $since AND e.type IN $types
 OPTIONAL MATCH (e)-[:ABOUT]->(n)
 RETURN e.seq AS seq, e.type AS type, coalesce(n.seq, e.node_seq) AS node_seq,

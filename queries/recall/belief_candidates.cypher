@@ -31,6 +31,7 @@ CALL () {
     RETURN other, 2 AS hops, 0.0 AS rarity
     UNION
     MATCH (other:Belief)
+    USING INDEX SEEK other:Belief(principal, subject, seq)  // the order kept below
     WHERE seed.subject IS NOT NULL AND other.principal = seed.principal
       AND other.subject = seed.subject AND other.seq IS NOT NULL
     // The newest (+1: the seed), read in the order of index belief_principal_subject_seq:

@@ -3,15 +3,18 @@
 CALL () {
   UNWIND $keys AS key
   MATCH (b:Belief {anchor_key: key})
+  USING INDEX SEEK b:Belief(anchor_key)
   RETURN b, 0 AS kind
   UNION
   UNWIND $prefixes AS prefix
   MATCH (b:Belief)
+  USING INDEX SEEK b:Belief(anchor_key)
   WHERE b.anchor_key STARTS WITH prefix
   RETURN b, 1 AS kind
   UNION
   UNWIND $subjects AS subject
   MATCH (b:Belief)
+  USING INDEX SEEK b:Belief(principal, subject)
   WHERE b.principal = $principal AND b.subject = subject
   RETURN b, 2 AS kind
 }

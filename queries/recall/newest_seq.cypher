@@ -2,6 +2,7 @@
 // decay measures a belief's age from. Anchor state changes seen by `graphmem index` are
 // observations of code, not memory writes, and do not age anything.
 MATCH (e:MemoryEvent {principal: $principal})
+USING INDEX SEEK e:MemoryEvent(principal, seq)  // the index whose order the read keeps
 WHERE e.seq IS NOT NULL AND ($as_of IS NULL OR e.at <= $as_of)
   AND e.type <> 'anchor.changed'
 RETURN e.seq AS seq

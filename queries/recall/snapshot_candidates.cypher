@@ -3,6 +3,7 @@
 // excluded from it by a "not here" correction). One above the sensitivity ceiling
 // ($levels: the levels the call may see) returns its seq alone.
 MATCH (b:Belief {principal: $principal})
+USING INDEX SEEK b:Belief(principal, seq)  // the index whose order the read keeps
 WHERE b.seq IS NOT NULL
   AND b.superseded_at IS NULL AND b.state <> 'retired'
   AND (b.valid_to IS NULL OR b.valid_to > $now)

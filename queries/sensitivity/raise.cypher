@@ -3,12 +3,12 @@
 UNWIND $ids AS id
 CALL (id) {
   MATCH (e:Episode {id: id})
-  USING INDEX e:Episode(id)
+  USING INDEX SEEK e:Episode(id)
   WHERE e.principal = $principal
   RETURN e AS node
   UNION
   MATCH (b:Belief {id: id})
-  USING INDEX b:Belief(id)
+  USING INDEX SEEK b:Belief(id)
   WHERE b.principal = $principal
   RETURN b AS node
 }

@@ -8,7 +8,7 @@ WITH t
 CALL () {
   UNWIND $refresh AS belief_id
   MATCH (b:Belief {id: belief_id})
-  USING INDEX b:Belief(id)
+  USING INDEX SEEK b:Belief(id)
   WHERE b.principal = $principal
   SET b.cited_seq = CASE WHEN coalesce(b.cited_seq, 0) > $seq THEN b.cited_seq ELSE $seq END
   RETURN collect(b.id) AS refreshed

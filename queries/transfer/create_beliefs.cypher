@@ -17,7 +17,7 @@ CALL (b) {
   // By key (the index on key alone): left to itself the planner seeks by principal
   // and reads every symbol the principal has indexed, for every belief written.
   MATCH (s:Symbol {key: b.anchor_key})
-  USING INDEX s:Symbol(key)
+  USING INDEX SEEK s:Symbol(key)
   WHERE s.principal = $principal
   MERGE (b)-[:ANCHORED_TO]->(s)
 }

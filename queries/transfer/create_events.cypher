@@ -6,13 +6,13 @@ SET e = row.props, e.seq = row.seq, e.principal = $principal
 WITH e, row
 CALL (e, row) {
   MATCH (b:Belief {id: row.about})
-  USING INDEX b:Belief(id)
+  USING INDEX SEEK b:Belief(id)
   WHERE row.about_kind = 'belief' AND b.principal = $principal
   CREATE (e)-[:ABOUT]->(b)
 }
 CALL (e, row) {
   MATCH (n:Episode {id: row.about})
-  USING INDEX n:Episode(id)
+  USING INDEX SEEK n:Episode(id)
   WHERE row.about_kind = 'episode' AND n.principal = $principal
   CREATE (e)-[:ABOUT]->(n)
 }

@@ -5,7 +5,7 @@ SET r = row.props, r.id = row.id, r.principal = $principal
 WITH r, row
 CALL (r, row) {
   MATCH (b:Belief {id: row.belief})
-  USING INDEX b:Belief(id)
+  USING INDEX SEEK b:Belief(id)
   WHERE b.principal = $principal
   CREATE (r)-[:REJECTS]->(b)
 }
