@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from graphmem.anchors.parsing import PARALLEL_THRESHOLD, extract_task, parse_files
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from graphmem.anchors import parsing
+from graphmem.anchors.parsing import (
+    _WORKER_MAIN,
+    PARALLEL_THRESHOLD,
+    extract_task,
+    parse_files,
+)
 
 
 def test_workers_and_in_process_parsing_agree_in_order() -> None:
@@ -20,3 +31,21 @@ def test_workers_and_in_process_parsing_agree_in_order() -> None:
     assert in_workers == in_process
     assert [e.path for e in in_workers] == [t[0] for t in tasks]
     assert in_workers[-1].error == "binary"
+
+
+def test_a_worker_loads_the_parent_s_graphmem_without_the_client() -> None:
+    # The worker's program, ending in a report of what it imported instead of serving.
+    program = _WORKER_MAIN.replace(
+        "main()", "import json; print(json.dumps([parse_worker.__file__, sorted(sys.modules)]))"
+    ).replace("import main;", "import main; import graphmem.anchors.parse_worker as parse_worker;")
+    package_dir = Path(parsing.__file__).resolve().parents[1]
+    answer = subprocess.run(
+        [sys.executable, "-c", program, str(package_dir)],
+        capture_output=True,
+        check=True,
+        text=True,
+    )
+    worker_file, modules = json.loads(answer.stdout)
+    assert Path(worker_file).resolve().parent == package_dir / "anchors"
+    assert "graphmem.anchors.extract" in modules
+    assert not {"neo4j", "graphmem.client", "graphmem.store.database"} & set(modules)
