@@ -51,10 +51,12 @@ WHERE e.principal = $principal
   AND ($project IS NULL OR e.project = $project)
   AND ($as_of IS NULL OR coalesce(e.started_at, e.recorded_at) <= $as_of)
 // One record holding every row: one message for the driver to decode, not one each.
+// Only what search ranks and renders: a datetime costs the driver ~110 us to decode
+// (64 of them 9.1 ms, as strings 2.0), and the unread started_at took half this query.
 RETURN collect({
   seq: e.seq,
   episode: CASE WHEN e.sensitivity IN $levels THEN e {  // above the ceiling: seq alone
-    .id, .seq, .project, .kind, .title, .text, .outcome, .trust, .started_at,
+    .id, .seq, .project, .kind, .title, .text, .outcome,
     parent: [(e)-[:PART_OF]->(parent:Episode) | parent.id][0]
   } END,
   reached: reached
