@@ -31,16 +31,16 @@ PARALLEL_THRESHOLD = 32
 CHUNK_FILES = 8
 """Files sent to a worker at a time."""
 _HEADER_BYTES = 8
-_WORKER_MAIN = (
+_BARE_PACKAGE = (
     "import sys, types; "
     "package = types.ModuleType('graphmem'); package.__path__ = [sys.argv[1]]; "
     "sys.modules['graphmem'] = package; "
-    "from graphmem.anchors.parse_worker import main; main()"
 )
-"""A worker's whole program. It loads graphmem's modules from the parent's own package
-directory (``sys.argv[1]``) under a bare ``graphmem`` package: ``graphmem/__init__``
+"""How a worker's program begins: graphmem's modules load from the parent's own package
+directory (``sys.argv[1]``) under a bare ``graphmem`` package. ``graphmem/__init__``
 imports the client and the Neo4j driver, which took a worker 0.9 of its 1.2 s start-up
 (parsing needs none of it), while a cold index of Django parses for about 3 s."""
+_WORKER_MAIN = _BARE_PACKAGE + "from graphmem.anchors.parse_worker import main; main()"
 
 Task = tuple[str, str, bytes]
 """(repo-relative path, language name, file bytes)."""

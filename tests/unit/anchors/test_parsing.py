@@ -9,7 +9,7 @@ from pathlib import Path
 
 from graphmem.anchors import parsing
 from graphmem.anchors.parsing import (
-    _WORKER_MAIN,
+    _BARE_PACKAGE,
     PARALLEL_THRESHOLD,
     extract_task,
     parse_files,
@@ -34,10 +34,11 @@ def test_workers_and_in_process_parsing_agree_in_order() -> None:
 
 
 def test_a_worker_loads_the_parent_s_graphmem_without_the_client() -> None:
-    # The worker's program, ending in a report of what it imported instead of serving.
-    program = _WORKER_MAIN.replace(
-        "main()", "import json; print(json.dumps([parse_worker.__file__, sorted(sys.modules)]))"
-    ).replace("import main;", "import main; import graphmem.anchors.parse_worker as parse_worker;")
+    # The worker's program with a report of what it imported in place of serving.
+    program = _BARE_PACKAGE + (
+        "import json; import graphmem.anchors.parse_worker as worker; "
+        "print(json.dumps([worker.__file__, sorted(sys.modules)]))"
+    )
     package_dir = Path(parsing.__file__).resolve().parents[1]
     answer = subprocess.run(
         [sys.executable, "-c", program, str(package_dir)],
