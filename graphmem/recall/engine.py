@@ -45,7 +45,7 @@ from graphmem.recall.arms import (
     StructuredArm,
     TimeArm,
 )
-from graphmem.recall.fusion import fuse, with_session_context
+from graphmem.recall.fusion import fuse, question_share, with_reply_context, with_session_context
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.ranking import (
     Weighed,
@@ -384,8 +384,17 @@ class RecallEngine:
         gathered = self._gather("episode", request, self._fetch_episodes(request))
         episodes = gathered.candidates
         arm_fused, arm_ranks = fuse(gathered.ranked, gathered.scores)
-        fused = with_session_context(
+        in_context = with_session_context(
             arm_fused, {episode_id: episodes[episode_id].parent for episode_id in arm_fused}
+        )
+        fused = with_reply_context(
+            in_context,
+            {episode_id: question_share(episodes[episode_id].text) for episode_id in in_context},
+            {
+                episode_id: reply
+                for episode_id in in_context
+                if (reply := episodes[episode_id].reply) is not None and reply in episodes
+            },
         )
         items = [
             _hit(episodes[episode_id], arm_ranks.get(episode_id, {}), fused[episode_id])

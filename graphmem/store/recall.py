@@ -94,6 +94,8 @@ class EpisodeCandidate:
     outcome: Outcome
     parent: str | None = None
     """The id of the episode it is PART_OF (a turn's session), if any."""
+    reply: str | None = None
+    """When its text asks a question: the id of the next episode under its parent."""
     reached: tuple[Reach, ...] = ()
 
 
@@ -305,6 +307,7 @@ def episode_candidates(
             text=props.get("text"),
             outcome=Outcome(props["outcome"]),
             parent=props.get("parent"),
+            reply=props.get("reply"),
             reached=_reached(row["reached"]),
         )
     return Fetched(found, _withheld(rows, "episode"))

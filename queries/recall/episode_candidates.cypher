@@ -9,7 +9,8 @@
 // principal's episodes (or $max_mentions) mention it; the rest weigh 1 / mentions
 // (IDF-like), and each seed keeps the $per_seed rarest-sharing episodes.
 // `reached` lists (seed seq, distance, rarity: 0 for a sibling); `parent` is the
-// episode's own parent id (fusion's session context).
+// episode's own parent id (fusion's session context), `reply` the id of the sibling
+// after an episode whose text asks a question (fusion's reply context).
 CALL () {
   UNWIND $seqs AS seq
   MATCH (e:Episode {seq: seq})
@@ -57,7 +58,13 @@ RETURN collect({
   seq: e.seq,
   episode: CASE WHEN e.sensitivity IN $levels THEN e {  // above the ceiling: seq alone
     .id, .seq, .project, .kind, .title, .text, .outcome,
-    parent: [(e)-[:PART_OF]->(parent:Episode) | parent.id][0]
+    parent: [(e)-[:PART_OF]->(parent:Episode) | parent.id][0],
+    // A text that asks something: the sibling after it, which holds the answer.
+    reply: CASE WHEN e.text CONTAINS '?' THEN COLLECT {
+      MATCH (e)-[:PART_OF]->(:Episode)<-[:PART_OF]-(next:Episode)
+      WHERE next.seq > e.seq AND next.principal = $principal
+      RETURN next.id ORDER BY next.seq LIMIT 1
+    }[0] END
   } END,
   reached: reached
 }) AS rows

@@ -435,3 +435,26 @@ def test_a_turn_gains_from_a_strong_hit_in_its_own_session(memory: GraphMem) -> 
     assert score[strong] == max(score.values())
     # The same text, one beside the strong hit and one alone in its session.
     assert score[in_session] > score[elsewhere] > 0
+
+
+def test_the_reply_to_a_question_gains_from_it(memory: GraphMem) -> None:
+    sessions = memory.remember_many(
+        [
+            {"project": "p", "kind": "session", "title": "Session one"},
+            {"project": "p", "kind": "session", "title": "Session two"},
+        ]
+    )
+    answer = "It went to 4.2 after the outage."
+    texts = ["Which ledger version did you pin?", answer, answer, answer]
+    parents = [sessions[0], sessions[0], sessions[0], sessions[1]]
+    asked, reply, later, elsewhere = memory.remember_many(
+        [
+            {"project": "p", "kind": "message", "title": "turn", "text": text, "parent": parent}
+            for text, parent in zip(texts, parents, strict=True)
+        ]
+    )
+    hits = memory.search_episodes("ledger version outage", project="p", k=10, arms=["lexical"])
+    score = {hit.id: hit.score for hit in hits.items}
+    # The same text gains after the question it answers; not after an answer, or alone.
+    assert score[reply] > score[later] >= score[elsewhere] > 0
+    assert score[asked] > 0

@@ -16,11 +16,15 @@ from graphmem.models import (
 )
 from graphmem.recall.fusion import (
     ARM_WEIGHTS,
+    ASKING_DISCOUNT,
     RANK_DAMPING,
+    REPLY_CONTEXT,
     SCORE_FLOORS,
     SESSION_CONTEXT,
     fuse,
+    question_share,
     reciprocal_rank_fusion,
+    with_reply_context,
     with_session_context,
 )
 from graphmem.recall.ranking import (
@@ -88,6 +92,29 @@ def test_fusion_of_one_arm_keeps_its_order() -> None:
     ranked = {"lexical": ["x", "y", "z"]}
     fused, _ = fuse(ranked, {"lexical": {"x": 3.0, "y": 2.0, "z": 1.0}})
     assert sorted(fused, key=lambda i: -fused[i]) == ["x", "y", "z"]
+
+
+def test_question_share_weighs_asking_sentences_by_length() -> None:
+    assert question_share("What pet do you have?") == 1.0
+    assert question_share("No question here.") == 0.0
+    assert question_share(None) == question_share("") == 0.0
+    # "I moved." (8 characters) and "Any tips?" (9): 9 of 17 ask.
+    assert question_share("I moved. Any tips?") == pytest.approx(9 / 17)
+
+
+def test_reply_context_moves_score_from_a_question_to_its_reply() -> None:
+    fused = {"ask": 1.0, "reply": 0.3, "statement": 0.8, "half": 0.6}
+    asks = {"ask": 1.0, "half": 0.5, "unreplied": 1.0}
+    moved = with_reply_context(
+        {**fused, "unreplied": 0.4}, asks, {"ask": "reply", "half": "unranked", "statement": None}
+    )
+    assert moved["ask"] == pytest.approx(1.0 - ASKING_DISCOUNT)
+    assert moved["reply"] == pytest.approx(0.3 + REPLY_CONTEXT)
+    assert moved["statement"] == 0.8  # asks nothing
+    assert moved["half"] == pytest.approx(0.6 * (1 - ASKING_DISCOUNT * 0.5))
+    # A reply that passed the filters but no arm ranked enters with what it is passed.
+    assert moved["unranked"] == pytest.approx(REPLY_CONTEXT * 0.5 * 0.6)
+    assert moved["unreplied"] == pytest.approx(0.4 * (1 - ASKING_DISCOUNT))
 
 
 def test_session_context_adds_the_best_other_hit_under_the_same_parent() -> None:
