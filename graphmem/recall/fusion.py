@@ -134,15 +134,15 @@ def question_share(text: str | None) -> float:
 
 
 def with_reply_context(
-    fused: Mapping[str, float], asks: Mapping[str, float], reply_of: Mapping[str, str | None]
+    fused: Mapping[str, float], asks: Mapping[str, float], reply_of: Mapping[str, str]
 ) -> dict[str, float]:
     """Moves score from each hit that asks to its reply.
 
     Args:
         fused: The fused score per id.
         asks: Each id's :func:`question_share` (missing: 0).
-        reply_of: Each id's reply, when that passed the search's filters (missing or
-            None: none); a reply no arm ranked enters with what it is passed.
+        reply_of: Each id's reply, when that passed the search's filters (missing:
+            none); a reply no arm ranked enters with what it is passed.
     """
     moved = dict(fused)
     for node_id in sorted(fused):

@@ -106,7 +106,7 @@ def test_reply_context_moves_score_from_a_question_to_its_reply() -> None:
     fused = {"ask": 1.0, "reply": 0.3, "statement": 0.8, "half": 0.6}
     asks = {"ask": 1.0, "half": 0.5, "unreplied": 1.0}
     moved = with_reply_context(
-        {**fused, "unreplied": 0.4}, asks, {"ask": "reply", "half": "unranked", "statement": None}
+        {**fused, "unreplied": 0.4}, asks, {"ask": "reply", "half": "unranked"}
     )
     assert moved["ask"] == pytest.approx(1.0 - ASKING_DISCOUNT)
     assert moved["reply"] == pytest.approx(0.3 + REPLY_CONTEXT)
