@@ -259,7 +259,7 @@ class RecallEngine:
                     lexical = sorted(set(offered[arm]))
                     fetching.append(self._arm_pool.submit(fetch, lexical, early))
         seeding = {arm: seqs for arm, seqs in offered.items() if arm in _SEEDING}
-        seeds = arms[Arm.GRAPH].offer(seeding) if Arm.GRAPH in arms else []
+        seeds: list[int] = arms[Arm.GRAPH].offer(seeding) if Arm.GRAPH in arms else []
         started = time.perf_counter()
         hits = {seq for seqs in offered.values() for seq in seqs}
         rest = sorted(hits - set(offered.get(Arm.LEXICAL, [])))
@@ -272,16 +272,26 @@ class RecallEngine:
         ranked: dict[str, list[str]] = {}
         scores: dict[str, dict[str, float]] = {}
         candidates = found.candidates
-        for arm, arm_hits in {**offered, Arm.GRAPH: seeds}.items():
-            if arm in arms and arm in request.arms:
-                ids = arms[arm].rank(arm_hits, candidates)
-                if ids:
-                    ranked[arm.value] = ids
-                arm_scores = arms[arm].scores
-                if ids and arm_scores is not None:
-                    scores[arm.value] = {
-                        candidates[seq].id: arm_scores[seq] for seq in arm_hits if seq in candidates
-                    }
+        # The graph arm spreads from every seed expanded: the fused best and the lexical.
+        expanded = list(dict.fromkeys([*seeds, *early]))
+        for arm, arm_hits in {**offered, Arm.GRAPH: expanded}.items():
+            if arm not in arms:
+                continue
+            each = arms[arm]
+            if isinstance(each, GraphArm):  # last: it weighs its seeds by the others' scores
+                each.weigh(_strength(ranked, scores, candidates))
+            ids = each.rank(arm_hits, candidates)
+            if ids:
+                ranked[arm.value] = ids
+            if ids and each.scores is not None:
+                scores[arm.value] = {
+                    candidates[seq].id: score
+                    for seq, score in each.scores.items()
+                    if seq in candidates
+                }
+        asked = {arm.value for arm in request.arms}
+        ranked = {arm: ids for arm, ids in ranked.items() if arm in asked}
+        scores = {arm: by_id for arm, by_id in scores.items() if arm in asked}
         for each in arms.values():
             timings.update(each.timings_ms)
         withheld = hits & found.withheld
@@ -531,6 +541,18 @@ class RecallEngine:
             rendered_sha256=trace.rendered_sha256,
             trace_id=trace.id,
         )
+
+
+def _strength(
+    ranked: Mapping[str, Sequence[str]],
+    scores: Mapping[str, Mapping[str, float]],
+    candidates: Mapping[int, Candidate],
+) -> dict[int, float]:
+    """Each candidate's fused score in the seeding arms, by creation seq."""
+    seeding = {arm.value: ranked[arm.value] for arm in _SEEDING if arm.value in ranked}
+    fused, _ = fuse(seeding, scores)
+    seq_of = {candidate.id: seq for seq, candidate in candidates.items()}
+    return {seq_of[node_id]: score for node_id, score in fused.items()}
 
 
 def _scope_weight(project: str | None, belief: BeliefCandidate) -> float:

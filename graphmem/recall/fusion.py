@@ -1,16 +1,19 @@
 """Score-aware fusion of the arms' lists (design §5.3).
 
 fused(d) = Σ_arm weight_arm * s_arm(d), where an arm that scores (lexical BM25,
-semantic cosine) gives its score normalised within its own list, ``(score - floor) /
-(best - floor)``, so its best hit counts 1; an arm that only orders (graph,
-structured) gives ``(K + 1) / (K + rank)``, 1 at rank 1 and slowly less. Reciprocal
-rank fusion threw the scores away: a lexical hit far ahead of the rest counted no more
-than a narrow one, and fused MRR fell below the lexical arm alone.
+semantic cosine, the graph arm's spread from its seeds) gives its score normalised
+within its own list, ``(score - floor) / (best - floor)``, so its best hit counts 1; an
+arm that only orders (structured) gives ``(K + 1) / (K + rank)``, 1 at rank 1 and
+slowly less. Reciprocal rank fusion threw the scores away: a lexical hit far ahead of
+the rest counted no more than a narrow one, and fused MRR fell below the lexical arm
+alone.
 
 The weights were chosen on LoCoMo with the two-halves check (conversations 1-5 and
 6-10 each, 1,982 questions; lexical 0.7 / semantic 0.3 / graph 0.4, K 20): R@10 0.762
 and 0.735 (RRF 0.749, 0.729), MRR 0.515 and 0.488 (the lexical arm alone 0.490, 0.485;
-RRF 0.443, 0.433), and this setting was among the best on each half alone.
+RRF 0.443, 0.433), and this setting was among the best on each half alone. The graph
+arm then ranked by distance alone; since it scores by its seeds' strength it weighs
+0.3 (see ``recall/arms.py`` ``HOP_DECAY``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Mapping, Sequence
 ARM_WEIGHTS: dict[str, float] = {
     "lexical": 0.7,
     "semantic": 0.3,
-    "graph": 0.4,
+    "graph": 0.3,
     "structured": 0.7,
     "time": 0.5,
 }

@@ -32,8 +32,6 @@ class Reach:
     seed: int
     """The seed's creation seq."""
     hops: int
-    rarity: float = 0.0
-    """Through shared entities: the sum of 1 / mentions of the names shared (else 0)."""
 
 
 @dataclass(frozen=True)
@@ -130,12 +128,8 @@ def merged(parts: Iterable[Fetched[Candidate]]) -> Fetched[Candidate]:
     return Fetched(found, frozenset(withheld))
 
 
-def _reached(rows: Iterable[Mapping[str, float]]) -> tuple[Reach, ...]:
-    return tuple(
-        # Rounded: a float sum's last digits may differ with Cypher's summation order.
-        Reach(int(row["seed"]), int(row["hops"]), round(float(row.get("rarity") or 0.0), 9))
-        for row in rows
-    )
+def _reached(rows: Iterable[Mapping[str, int]]) -> tuple[Reach, ...]:
+    return tuple(Reach(int(row["seed"]), int(row["hops"])) for row in rows)
 
 
 def _beliefs(rows: Sequence[Mapping[str, Any]]) -> Fetched[BeliefCandidate]:

@@ -11,12 +11,12 @@
 // from one of its episodes (2), or mentioning an entity it mentions ($entity_hops; a
 // name more than $max_share of the principal's beliefs (or $max_mentions) mention is
 // skipped, the rest weigh 1 / mentions, IDF-like): the nearest $per_seed per seed,
-// rarest shared names first, then newest. `reached` lists (seed seq, hops, rarity)
-// for each belief found that way.
+// rarest shared names first, then newest. `reached` lists (seed seq, hops) for each
+// belief found that way.
 CALL () {
   UNWIND $seqs AS seq
   MATCH (b:Belief {seq: seq})
-  RETURN b, null AS seed, null AS hops, null AS rarity
+  RETURN b, null AS seed, null AS hops
   UNION
   MATCH (principal:Principal {id: $principal})<-[:BELONGS_TO]-(project:Project)
   WITH sum(COUNT { (project)<-[:LEARNED_IN]-() }) AS beliefs
@@ -55,10 +55,9 @@ CALL () {
   ORDER BY hops, rarity DESC, other.seq DESC
   WITH seed, collect({node: other, hops: hops, rarity: rarity})[..$per_seed] AS nearest
   UNWIND nearest AS near
-  RETURN near.node AS b, seed.seq AS seed, near.hops AS hops, near.rarity AS rarity
+  RETURN near.node AS b, seed.seq AS seed, near.hops AS hops
 }
-WITH b, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops, rarity: rarity} END)
-  AS reached
+WITH b, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops} END) AS reached
 WHERE b.principal = $principal
   AND ($types IS NULL OR b.type IN $types)
   AND (

@@ -8,13 +8,13 @@
 // mentions ($entity_hops away). A name is skipped when more than $max_share of the
 // principal's episodes (or $max_mentions) mention it; the rest weigh 1 / mentions
 // (IDF-like), and each seed keeps the $per_seed rarest-sharing episodes.
-// `reached` lists (seed seq, distance, rarity: 0 for a sibling); `parent` is the
-// episode's own parent id (fusion's session context), `reply` the id of the sibling
-// after an episode whose text asks a question (fusion's reply context).
+// `reached` lists (seed seq, distance); `parent` is the episode's own parent id
+// (fusion's session context), `reply` the id of the sibling after an episode whose text
+// asks a question (fusion's reply context).
 CALL () {
   UNWIND $seqs AS seq
   MATCH (e:Episode {seq: seq})
-  RETURN e, null AS seed, null AS hops, null AS rarity
+  RETURN e, null AS seed, null AS hops
   UNION
   UNWIND $seeds AS seed_seq
   MATCH (seed:Episode {seq: seed_seq})-[:PART_OF]->(parent:Episode)
@@ -28,7 +28,7 @@ CALL () {
   UNWIND range(at - $width, at + $width) AS position
   WITH seed, siblings, at, position
   WHERE position >= 0 AND position < size(siblings) AND position <> at
-  RETURN siblings[position] AS e, seed.seq AS seed, abs(position - at) AS hops, 0.0 AS rarity
+  RETURN siblings[position] AS e, seed.seq AS seed, abs(position - at) AS hops
   UNION
   MATCH (principal:Principal {id: $principal})<-[:BELONGS_TO]-(project:Project)
   WITH sum(COUNT { (project)<-[:IN_PROJECT]-() }) AS episodes
@@ -42,12 +42,11 @@ CALL () {
   WHERE other.principal = $principal AND other <> seed
   WITH seed, other, sum(1.0 / mentions) AS rarity
   ORDER BY rarity DESC, other.seq
-  WITH seed, collect({node: other, rarity: rarity})[..$per_seed] AS nearest
+  WITH seed, collect(other)[..$per_seed] AS nearest
   UNWIND nearest AS near
-  RETURN near.node AS e, seed.seq AS seed, $entity_hops AS hops, near.rarity AS rarity
+  RETURN near AS e, seed.seq AS seed, $entity_hops AS hops
 }
-WITH e, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops, rarity: rarity} END)
-  AS reached
+WITH e, collect(CASE WHEN seed IS NULL THEN null ELSE {seed: seed, hops: hops} END) AS reached
 WHERE e.principal = $principal
   AND ($project IS NULL OR e.project = $project)
   AND ($as_of IS NULL OR coalesce(e.started_at, e.recorded_at) <= $as_of)

@@ -15,7 +15,7 @@ from graphmem.models import (
     RecallItem,
     Scope,
 )
-from graphmem.recall.arms import GRAPH_SEEDS, GraphArm, LexicalArm, reached_from
+from graphmem.recall.arms import GRAPH_SEEDS, HOP_DECAY, GraphArm, LexicalArm, spread
 from graphmem.recall.lexical import LexicalView
 from graphmem.recall.snapshot import CHARS_PER_TOKEN, Weighted, choose, within_tokens
 from graphmem.store.events import ViewEvent
@@ -55,15 +55,26 @@ def test_graph_seeds_are_the_best_fused_hits_of_the_other_arms() -> None:
     assert seeds[1:3] == [5, 7]  # rank 1 and rank 2 of one arm each, ties by seq
 
 
-def test_graph_rank_is_nearest_first_then_seed_rank_then_id() -> None:
+def test_a_reached_node_scores_its_best_seeds_strength_times_the_hop_decay() -> None:
     found = {
         1: _belief(1, reached=(Reach(seed=20, hops=2),)),
         2: _belief(2, reached=(Reach(seed=10, hops=2),)),
         3: _belief(3, reached=(Reach(seed=20, hops=1), Reach(seed=10, hops=2))),
         4: _belief(4),  # a hit, not reached from any seed
+        5: _belief(5, reached=(Reach(seed=30, hops=1),)),  # its seed lends nothing
     }
-    assert reached_from(found.values(), [10, 20]) == ["b003", "b002", "b001"]
-    assert GraphArm().rank([10, 20], found) == ["b003", "b002", "b001"]
+    strength = {10: 1.0, 20: 0.5}
+    scores = spread(found.values(), strength)
+    assert scores == {
+        1: 0.5 * HOP_DECAY[2],
+        2: 1.0 * HOP_DECAY[2],
+        3: max(0.5 * HOP_DECAY[1], 1.0 * HOP_DECAY[2]),
+    }
+    graph = GraphArm()
+    graph.weigh({**strength, 30: 0.0})
+    best_first = sorted(scores, key=lambda seq: (-scores[seq], found[seq].id))
+    assert graph.rank([10, 20, 30], found) == [found[seq].id for seq in best_first]
+    assert graph.scores == scores
 
 
 def test_hit_arms_keep_every_survivor_in_order() -> None:

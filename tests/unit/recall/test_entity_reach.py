@@ -1,10 +1,10 @@
-"""The graph arm's order when some nodes are reached through shared entities."""
+"""The graph arm's score of nodes reached through shared entities."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphmem.recall.arms import ENTITY_REACH, reached_from
+from graphmem.recall.arms import ENTITY_REACH, HOP_DECAY, spread
 from graphmem.store.recall import Reach
 
 
@@ -15,15 +15,15 @@ class _Node:
     reached: tuple[Reach, ...]
 
 
-def test_at_one_distance_rarer_shared_names_come_first_then_seed_rank() -> None:
-    hops = ENTITY_REACH.hops
+def test_a_shared_name_counts_as_its_distance_from_a_strong_seed() -> None:
+    assert HOP_DECAY.get(ENTITY_REACH.hops, 0.0) > 0  # entity reach is never worth nothing
     found = [
-        _Node("sibling", 1, (Reach(seed=10, hops=hops),)),
-        _Node("common", 2, (Reach(seed=10, hops=hops, rarity=0.05),)),
-        _Node("rare", 3, (Reach(seed=20, hops=hops, rarity=0.5),)),
-        _Node("near", 4, (Reach(seed=20, hops=1),)),
+        _Node("named", 1, (Reach(seed=10, hops=ENTITY_REACH.hops),)),
+        _Node("next", 2, (Reach(seed=20, hops=1),)),
     ]
-    assert reached_from(found, [10, 20]) == ["near", "rare", "common", "sibling"]
+    scores = spread(found, {10: 1.0, 20: 0.2})
+    assert scores == {1: HOP_DECAY[ENTITY_REACH.hops], 2: 0.2 * HOP_DECAY[1]}
+    assert scores[1] > scores[2]  # the best hit's shared name beats a weak seed's next turn
 
 
 def test_the_walk_skips_common_names_and_stays_bounded() -> None:

@@ -76,15 +76,15 @@ def test_rrf_sums_reciprocal_ranks_from_one() -> None:
 
 
 def test_fusion_weighs_scores_within_each_list_and_ranks_for_the_others() -> None:
-    ranked = {"lexical": ["a", "b", "a"], "semantic": ["b", "c"], "graph": ["c", "d"]}
+    ranked = {"lexical": ["a", "b", "a"], "semantic": ["b", "c"], "structured": ["c", "d"]}
     scores = {"lexical": {"a": 8.0, "b": 2.0}, "semantic": {"b": 0.6, "c": 0.4}}
     fused, ranks = fuse(ranked, scores)
-    lexical, semantic, graph = (ARM_WEIGHTS[arm] for arm in ("lexical", "semantic", "graph"))
+    lexical, semantic, ordered = (ARM_WEIGHTS[a] for a in ("lexical", "semantic", "structured"))
     floor = SCORE_FLOORS["semantic"]
     assert fused["a"] == pytest.approx(lexical)  # the best hit of its list counts 1
     assert fused["b"] == pytest.approx(lexical * 2 / 8 + semantic)
-    assert fused["c"] == pytest.approx(semantic * (0.4 - floor) / (0.6 - floor) + graph)
-    assert fused["d"] == pytest.approx(graph * (RANK_DAMPING + 1) / (RANK_DAMPING + 2))
+    assert fused["c"] == pytest.approx(semantic * (0.4 - floor) / (0.6 - floor) + ordered)
+    assert fused["d"] == pytest.approx(ordered * (RANK_DAMPING + 1) / (RANK_DAMPING + 2))
     assert ranks["b"] == {"lexical": 2, "semantic": 1}
 
 
