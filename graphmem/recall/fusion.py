@@ -107,21 +107,23 @@ def with_session_context(
     return context
 
 
-REPLY_CONTEXT = 0.5
-"""What a hit that asks passes to the reply after it, times its fused score and the
-share of its text that asks (:func:`question_share`): in a conversation the answer to
-a question sits in the turn after it, and that turn often shares fewer words with a
-later question about it than the question did."""
-ASKING_DISCOUNT = 0.2
-"""What the hit that asks loses of its fused score, times the same share: asking
-states less than answering. Both chosen on LoCoMo with the two-halves check
-(conversations 1-5 | 6-10, re-fusing captured arm lists), on top of the session
-context: R@10 0.776 | 0.751 -> 0.799 | 0.773, MRR 0.527 | 0.507 -> 0.591 | 0.561; the
-reply alone (no discount) 0.791 | 0.765; discounts of 0.2 to 0.6 and replies of 0.25
-to 0.75 all gained on both halves. ``bench recall``, all ten: R@10 0.763 -> 0.784,
-MRR 0.511 -> 0.568, multi-hop 0.408 -> 0.422, temporal 0.780 -> 0.773. A turn that
-only mentions a question among statements moves little: the share weighs its asking
-sentences by length."""
+REPLY_CONTEXT = 1.0
+"""The reply to a hit that asks scores at least this times the hit's fused score and
+the share of its text that asks (:func:`question_share`): in a conversation the answer
+to a question sits in the turn after it, and that turn often shares fewer words with a
+later question about it than the question did ("What are their names?", then "Luna
+and Oliver!").
+
+A floor, not a transfer: a reply that already scores more gains nothing, and the hit
+that asks keeps its score. Stop 27 added the share to the reply's own score and took a
+fifth of it from the asker. That suited LoCoMo, where two people talk (R@10 0.763 ->
+0.784, MRR 0.511 -> 0.568), and not conversations where a user tells an assistant about
+themselves and asks for help in the same turn: there the fact sits in the turn that
+asks, and the long reply after it repeats its words. On a proxy of that shape (45
+questions over three LongMemEval_S haystacks, ``bench recall --format generic``) it cost
+MRR 0.777 -> 0.578. Re-fusing captured arm lists, with the graph arm's spread: LoCoMo
+conversations 1-5 | 6-10 R@10 0.781 | 0.754 (no reply context) -> 0.784 | 0.762 (this
+floor), the proxy MRR 0.777 -> 0.781."""
 
 _SENTENCE = re.compile(r"[^.!?\n]*[.!?\n]+|[^.!?\n]+$")
 
@@ -139,25 +141,21 @@ def question_share(text: str | None) -> float:
 def with_reply_context(
     fused: Mapping[str, float], asks: Mapping[str, float], reply_of: Mapping[str, str]
 ) -> dict[str, float]:
-    """Moves score from each hit that asks to its reply.
+    """Lifts the reply to each hit that asks to its floor (see ``REPLY_CONTEXT``).
 
     Args:
         fused: The fused score per id.
         asks: Each id's :func:`question_share` (missing: 0).
         reply_of: Each id's reply, when that passed the search's filters (missing:
-            none); a reply no arm ranked enters with what it is passed.
+            none); a reply no arm ranked enters at its floor.
     """
-    moved = dict(fused)
+    lifted = dict(fused)
     for node_id in sorted(fused):
-        share = asks.get(node_id, 0.0)
-        if not share:
-            continue
-        score = fused[node_id]
-        moved[node_id] -= ASKING_DISCOUNT * share * score
         reply = reply_of.get(node_id)
-        if reply is not None:
-            moved[reply] = moved.get(reply, 0.0) + REPLY_CONTEXT * share * score
-    return moved
+        floor = REPLY_CONTEXT * asks.get(node_id, 0.0) * fused[node_id]
+        if reply is not None and floor > lifted.get(reply, 0.0):
+            lifted[reply] = floor
+    return lifted
 
 
 RRF_K = 60

@@ -16,7 +16,6 @@ from graphmem.models import (
 )
 from graphmem.recall.fusion import (
     ARM_WEIGHTS,
-    ASKING_DISCOUNT,
     RANK_DAMPING,
     REPLY_CONTEXT,
     SCORE_FLOORS,
@@ -102,19 +101,20 @@ def test_question_share_weighs_asking_sentences_by_length() -> None:
     assert question_share("I moved. Any tips?") == pytest.approx(9 / 17)
 
 
-def test_reply_context_moves_score_from_a_question_to_its_reply() -> None:
-    fused = {"ask": 1.0, "reply": 0.3, "statement": 0.8, "half": 0.6}
-    asks = {"ask": 1.0, "half": 0.5, "unreplied": 1.0}
-    moved = with_reply_context(
-        {**fused, "unreplied": 0.4}, asks, {"ask": "reply", "half": "unranked"}
+def test_reply_context_lifts_the_reply_to_a_question_to_its_asking_share() -> None:
+    fused = {"ask": 1.0, "reply": 0.3, "statement": 0.8, "half": 0.6, "strong": 0.9}
+    asks = {"ask": 1.0, "half": 0.5, "unreplied": 1.0, "statement": 0.0}
+    lifted = with_reply_context(
+        {**fused, "unreplied": 0.4, "weak": 0.5},
+        {**asks, "weak": 1.0},
+        {"ask": "reply", "half": "unranked", "statement": "ask", "weak": "strong"},
     )
-    assert moved["ask"] == pytest.approx(1.0 - ASKING_DISCOUNT)
-    assert moved["reply"] == pytest.approx(0.3 + REPLY_CONTEXT)
-    assert moved["statement"] == 0.8  # asks nothing
-    assert moved["half"] == pytest.approx(0.6 * (1 - ASKING_DISCOUNT * 0.5))
-    # A reply that passed the filters but no arm ranked enters with what it is passed.
-    assert moved["unranked"] == pytest.approx(REPLY_CONTEXT * 0.5 * 0.6)
-    assert moved["unreplied"] == pytest.approx(0.4 * (1 - ASKING_DISCOUNT))
+    assert lifted["reply"] == pytest.approx(REPLY_CONTEXT * 1.0)  # up to the question's
+    assert lifted["ask"] == 1.0 and lifted["unreplied"] == 0.4  # askers keep their score
+    assert lifted["statement"] == 0.8  # asks nothing, lifts nothing
+    # A reply that passed the filters but no arm ranked enters at its floor.
+    assert lifted["unranked"] == pytest.approx(REPLY_CONTEXT * 0.5 * 0.6)
+    assert lifted["strong"] == 0.9  # already above the floor: unchanged
 
 
 def test_session_context_adds_the_best_other_hit_under_the_same_parent() -> None:
