@@ -21,17 +21,23 @@ QUERY_STOPWORDS = frozenset(
     """
     a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers herself him himself his how i if
-    in into is it its itself just me more most my myself no nor not now of off on once
-    only or other our ours ourselves out over own same she should so some such than that
-    the their theirs them themselves then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with
-    would you your yours yourself yourselves
+    from further had has have having he her here hers herself him himself his how if in
+    into is it its itself just more most no nor not now of off on once only or other our
+    ours ourselves out over own same she should so some such than that the their theirs
+    them themselves then there these they this those through to too under until up very
+    was we were what when where which while who whom why will with would you your yours
+    yourself yourselves
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 """Function words dropped from queries (not from stored text): question words,
 pronouns and auxiliaries match conversational text everywhere and push question-shaped
-turns above answers (LoCoMo lexical R@10: 0.592 with them, 0.623 without)."""
+turns above answers (LoCoMo lexical R@10: 0.592 with them, 0.623 without).
+
+"I", "me", "my" and "myself" stay: a question in the first person asks about what the
+asker said, and their own words carry them, while an assistant's replies say "you".
+On a proxy of user-assistant memory (45 questions over three LongMemEval_S haystacks),
+BM25 alone: R@10 0.882 -> 0.922, MRR 0.667 -> 0.718 (the textbook BM25 0.911, 0.711);
+LoCoMo, whose questions name people in the third person, is unchanged."""
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _POSSESSIVE = re.compile("(\\w)['\u2019]s\\b", re.UNICODE)

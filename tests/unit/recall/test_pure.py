@@ -53,6 +53,11 @@ from graphmem.recall.terms import MAX_QUERY_TERMS, document_terms, query_terms
         ("   ", []),
         ("Ünïcödé 中文", ["ünïcödé", "中文"]),
         ("Caroline's paintings, painting", ["carolin", "paint"]),
+        # The asker's own words: first-person singular pronouns stay, "you" goes.
+        (
+            "Which breed did I say my dog is, you remember?",
+            ["breed", "i", "say", "my", "dog", "rememb"],
+        ),
     ],
 )
 def test_query_terms_are_distinct_analysed_words(text: str, expected: list[str]) -> None:
