@@ -1,6 +1,10 @@
 // The changes a derived view has not seen: one principal's events after a seq, with
 // the text to embed for each created node, a belief's subject and when an episode
 // happened (a deletion carries the gone node's seq).
+// Planned once per server (replan=skip): every node it starts from is named by an index
+// hint, so the plan does not depend on statistics, and a store that grows or gains
+// principals keeps it instead of replanning in the middle of a recall.
+CYPHER replan=skip
 MATCH (e:MemoryEvent {principal: $principal})
 USING INDEX SEEK e:MemoryEvent(principal, seq)  // the index whose order the read keeps
 WHERE e.seq > $since AND e.type IN $types

@@ -1,5 +1,9 @@
 // Structured arm over beliefs: exact matches on anchor key, anchored file (a key
 // prefix '{lang}:{path}::') or subject. Newest first; ties by id.
+// Planned once per server (replan=skip): every node it starts from is named by an index
+// hint, so the plan does not depend on statistics, and a store that grows or gains
+// principals keeps it instead of replanning in the middle of a recall.
+CYPHER replan=skip
 CALL () {
   UNWIND $keys AS key
   MATCH (b:Belief {anchor_key: key})

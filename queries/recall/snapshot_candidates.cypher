@@ -2,6 +2,10 @@
 // principal-scope ones, and other projects' beliefs that may travel (not local, not
 // excluded from it by a "not here" correction). One above the sensitivity ceiling
 // ($levels: the levels the call may see) returns its seq alone.
+// Planned once per server (replan=skip): every node it starts from is named by an index
+// hint, so the plan does not depend on statistics, and a store that grows or gains
+// principals keeps it instead of replanning in the middle of a recall.
+CYPHER replan=skip
 MATCH (b:Belief {principal: $principal})
 USING INDEX SEEK b:Belief(principal, seq)  // the index whose order the read keeps
 WHERE b.seq IS NOT NULL

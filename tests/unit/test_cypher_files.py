@@ -83,3 +83,24 @@ def test_migrations_are_numbered_in_order() -> None:
 def test_split_statements() -> None:
     text = "// comment\nCREATE A;\nCREATE B\n  MORE;\n\nCREATE C"
     assert split_statements(text) == ["CREATE A", "CREATE B\n  MORE", "CREATE C"]
+
+
+_MATCH_BY_PROPERTY = re.compile(r"MATCH \((\w+):(\w+) \{")
+
+
+def test_a_query_planned_once_names_an_index_for_every_node_it_starts_from() -> None:
+    # `CYPHER replan=skip` keeps the first plan for the server's life: it must not
+    # depend on the statistics of the store it was first planned on.
+    pinned = 0
+    for path in queries_dir().rglob("*.cypher"):
+        text = path.read_text(encoding="utf-8")
+        if "CYPHER replan=skip" not in text:
+            continue
+        pinned += 1
+        lines = text.splitlines()
+        for number, line in enumerate(lines):
+            found = _MATCH_BY_PROPERTY.search(line.split("//")[0])
+            if found:
+                hint = f"USING INDEX SEEK {found.group(1)}:{found.group(2)}("
+                assert hint in lines[number + 1], f"{path.name}:{number + 1}: {hint}"
+    assert pinned >= 6
