@@ -57,10 +57,10 @@ GRAPH_SEEDS = 5
 """The best fused lexical/semantic candidates the graph arm expands from."""
 ENTITY_REACH = EntityReach(hops=2, per_seed=12, max_mentions=100, max_share=0.05, min_mentions=5)
 """The graph arm's walk through shared entities: a node that shares a name with a seed
-counts as 2 hops away (after a session's next turns, before the turns two away,
-rarest shared names first); a name more than 5% of the principal's nodes (or more
-than 100) mention says little about either and is skipped, unless at most 5 do (so
-the walk works in small stores too)."""
+counts as 2 hops away (``HOP_DECAY``), and each seed keeps the 12 that share the rarest
+names; a name more than 5% of the principal's nodes (or more than 100) mention says
+little about either and is skipped, unless at most 5 do (so the walk works in small
+stores too)."""
 SEMANTIC_MIN_SIMILARITY = 0.2
 """Below this cosine a neighbour is unrelated: the semantic arm does not offer it."""
 
