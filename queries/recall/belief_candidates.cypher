@@ -16,7 +16,7 @@
 // Planned once per server (replan=skip): planning it takes ~0.3 s, and every node it
 // starts from is named by an index hint, so the plan does not depend on statistics; a
 // store that grows or gains principals keeps it instead of replanning in the middle of
-// a recall (a store gaining 1,200 episodes a minute replanned it: searches of 135-190 ms).
+// a recall (episode_candidates, replanned so, gave searches of 135-190 ms).
 CYPHER replan=skip
 CALL () {
   UNWIND $seqs AS seq
