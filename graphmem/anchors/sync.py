@@ -109,9 +109,12 @@ def _batches(items: Iterable[FileExtraction], size: int) -> Iterator[list[FileEx
 
 
 def _changes(
-    batch: Sequence[FileExtraction], existing: dict[str, StoredSymbol], summary: IndexSummary
+    batch: Sequence[FileExtraction],
+    stored: Sequence[str],
+    existing: dict[str, StoredSymbol],
+    summary: IndexSummary,
 ) -> CodeBatch:
-    """What to write for a batch of parsed files, given the symbols already stored."""
+    """What to write for a batch of parsed files, given the ``stored`` files' symbols."""
     fresh: dict[str, tuple[FileExtraction, ExtractedSymbol]] = {
         symbol.key: (extraction, symbol) for extraction in batch for symbol in extraction.symbols
     }
@@ -119,6 +122,7 @@ def _changes(
         files=[{"path": f.path, "blob": f.blob, "lang": f.lang, "error": f.error} for f in batch],
         removed=[key for key in existing if key not in fresh],
         references=[ref for extraction in batch for ref in extraction.references],
+        replaced=list(stored),
     )
     for key, (extraction, symbol) in fresh.items():
         old = existing.get(key)
@@ -157,7 +161,7 @@ def _write_batch(
     # A file the graph does not hold has no symbols there (files and their symbols are
     # written and deleted together): a cold index reads nothing back.
     stored = [f.path for f in batch if f.path in known]
-    writer.write(_changes(batch, writer.symbols_of(stored) if stored else {}, summary))
+    writer.write(_changes(batch, stored, writer.symbols_of(stored) if stored else {}, summary))
 
 
 def _symbol_props(extraction: FileExtraction, symbol: ExtractedSymbol) -> dict[str, Scalar]:

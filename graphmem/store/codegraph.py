@@ -65,6 +65,8 @@ class CodeBatch:
     """{child, parent, path}: CONTAINS edges to (re)create."""
     references: list[tuple[str, str]] = field(default_factory=list)
     """(caller key, callee key) of the batch's files."""
+    replaced: list[str] = field(default_factory=list)
+    """Paths of the batch's files the graph already held: their old references go."""
 
 
 @dataclass(frozen=True)
@@ -119,17 +121,24 @@ class CodeGraphWriter:
         """Writes one batch all-or-nothing, then re-links anchors to new symbols."""
         created_keys = [str(symbol["key"]) for symbol in batch.created]
 
+        contains, looked_up = positional_links(batch)
+
         def work(tx: ManagedTransaction) -> None:
-            self._run(tx, "code/upsert_files", files=batch.files)
             if batch.removed:
                 self._run(tx, "code/delete_symbols", keys=batch.removed)
-            if batch.created:
-                self._run(tx, "code/create_symbols", symbols=batch.created)
+            self._run(
+                tx,
+                "code/create_symbols",
+                files=batch.files,
+                symbols=batch.created,
+                contains=contains,
+            )
             if batch.updated:
                 self._run(tx, "code/update_symbols", symbols=batch.updated)
-            if batch.links:
-                self._run(tx, "code/link_contains", links=batch.links)
-            self._run(tx, "code/delete_references", paths=[f["path"] for f in batch.files])
+            if looked_up:
+                self._run(tx, "code/link_contains", links=looked_up)
+            if batch.replaced:
+                self._run(tx, "code/delete_references", paths=batch.replaced)
             if batch.references:
                 self._run(
                     tx, "code/create_references", references=[list(r) for r in batch.references]
@@ -147,6 +156,31 @@ class CodeGraphWriter:
     def delete_all(self) -> None:
         """Removes the project's whole code graph (in batches; memory is untouched)."""
         self._db.run_autocommit(cypher("code/delete_project"), **self._params)
+
+
+def positional_links(batch: CodeBatch) -> tuple[list[list[int]], list[Row]]:
+    """Splits a batch's CONTAINS links into positions and lookups.
+
+    ``code/create_symbols`` makes a link by position when its child is new and its
+    container is new too or a file of the batch; the rest are looked up by key.
+
+    Returns:
+        ([child, parent, file] positions in ``created`` and ``files``, parent -1 when
+        the file contains it), and the links to look up.
+    """
+    created = {str(symbol["key"]): at for at, symbol in enumerate(batch.created)}
+    files = {str(file["path"]): at for at, file in enumerate(batch.files)}
+    contains: list[list[int]] = []
+    looked_up: list[Row] = []
+    for link in batch.links:
+        child, parent, path = created.get(str(link["child"])), link["parent"], str(link["path"])
+        if child is not None and parent is None and path in files:
+            contains.append([child, -1, files[path]])
+        elif child is not None and parent is not None and str(parent) in created:
+            contains.append([child, created[str(parent)], -1])
+        else:  # a symbol that was already there, or one in a container that was
+            looked_up.append(link)
+    return contains, looked_up
 
 
 def resolve_anchors(
