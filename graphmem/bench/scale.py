@@ -24,7 +24,7 @@ from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.errors import InvalidInput
 from graphmem.models import BeliefType
-from graphmem.server.manager import managed_home
+from graphmem.provision.manager import managed_home
 from graphmem.settings import ConnectionSettings, read_connection_record, resolve_data_dir
 from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.hashed import HashedEmbedder

@@ -17,10 +17,10 @@ from graphmem.cli._common import (
 )
 from graphmem.errors import ConfigError, InvalidInput, NotFound
 from graphmem.models import ID_PATTERN
-from graphmem.server.browser.commands import editor_url, param_command, params_command
-from graphmem.server.browser.guide import runnable_text
-from graphmem.server.browser.queries import BrowserQuery, browser_queries, browser_query
+from graphmem.provision.browser.commands import editor_url, param_command, params_command
+from graphmem.provision.browser.guide import runnable_text
 from graphmem.settings import read_connection_record, resolve_data_dir, resolve_principal
+from graphmem.store.browser_queries import BrowserQuery, browser_queries, browser_query
 
 ValueOption = Annotated[str | None, typer.Option(show_default=False)]
 

@@ -10,9 +10,9 @@ from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, prin
 from graphmem.cli.neo4j import BoltPort, HttpPort
 from graphmem.client import GraphMem
 from graphmem.demo import BROWSER_QUERY, run_demo
-from graphmem.server.browser.commands import browser_principal, editor_url, param_command
-from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
-from graphmem.server.manager import start_server
+from graphmem.provision.browser.commands import browser_principal, editor_url, param_command
+from graphmem.provision.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
+from graphmem.provision.manager import start_server
 from graphmem.settings import resolve_data_dir
 
 

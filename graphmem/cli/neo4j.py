@@ -7,11 +7,11 @@ import typer
 
 from graphmem.cli._common import DataDirOption, JsonOption, handles_errors, print_json
 from graphmem.errors import ServerError
-from graphmem.server.backup import backup as backup_server
-from graphmem.server.backup import restore as restore_server
-from graphmem.server.info import ServerInfo
-from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT, LocalServer
-from graphmem.server.manager import (
+from graphmem.provision.backup import backup as backup_server
+from graphmem.provision.backup import restore as restore_server
+from graphmem.provision.info import ServerInfo
+from graphmem.provision.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT, LocalServer
+from graphmem.provision.manager import (
     managed_home,
     server_logs,
     server_status,

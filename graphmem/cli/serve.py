@@ -113,9 +113,9 @@ def register(app: typer.Typer) -> None:
         """Serve memory over MCP streamable HTTP at /mcp, a principal per bearer token."""
         import uvicorn
 
+        from graphmem.provision.probe import port_is_free
         from graphmem.serve.clients import ClientPool
         from graphmem.serve.http import MCP_PATH, http_app
-        from graphmem.server.probe import port_is_free
 
         if not port_is_free(port, host):
             raise PortInUse(

@@ -19,9 +19,9 @@ from neo4j import GraphDatabase
 
 from graphmem import GraphMem
 from graphmem.admin import Admin
-from graphmem.server.docker import docker_engine_answers
-from graphmem.server.local import LocalServer
-from graphmem.server.probe import free_port
+from graphmem.provision.docker import docker_engine_answers
+from graphmem.provision.local import LocalServer
+from graphmem.provision.probe import free_port
 from graphmem.settings import ConnectionSettings, configured_connection
 from graphmem.store.database import Database, bolt_answers
 from graphmem.store.ids import new_id

@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from graphmem.cli import app
-from graphmem.server.probe import free_port
+from graphmem.provision.probe import free_port
 
 runner = CliRunner()
 

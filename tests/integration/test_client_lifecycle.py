@@ -9,7 +9,7 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.errors import DatabaseUnavailable
-from graphmem.server.probe import free_port
+from graphmem.provision.probe import free_port
 from graphmem.settings import ConnectionSettings
 from graphmem.store.ids import new_id
 

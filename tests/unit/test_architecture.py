@@ -91,6 +91,48 @@ def test_only_store_imports_neo4j_or_the_query_loader() -> None:
     assert outside == []
 
 
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that are docstrings (of modules, classes,
+    functions, and the attribute docstrings that follow an assignment)."""
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for statement in body:
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                found.add(id(statement.value))
+    return found
+
+
+def test_only_store_reads_the_query_files() -> None:
+    """No module outside store/ names a .cypher (or Browser style) file or opens the
+    queries/ data directory; docstrings may mention them."""
+    readers = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        if _inside(module, "graphmem.store"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        prose = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in prose
+                and (".cypher" in node.value or ".grass" in node.value)
+            ):
+                readers.append(f"{module}:{node.lineno} names {node.value!r}")
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "data_path"
+                and any(isinstance(a, ast.Constant) and a.value == "queries" for a in node.args)
+            ):
+                readers.append(f"{module}:{node.lineno} opens the queries/ directory")
+    assert readers == []
+
+
 def test_only_store_runs_a_named_query() -> None:
     runs = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -154,3 +196,26 @@ def test_nothing_imports_cli_serve_or_bench() -> None:
             and edge.importer != "graphmem.__main__"  # python -m graphmem
         )
         assert importers == [], package
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether one insertion, deletion or substitution turns ``a`` into ``b``."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def test_no_two_top_level_names_are_one_letter_apart() -> None:
+    names = sorted(
+        path.stem if path.is_file() else path.name
+        for path in PACKAGE.iterdir()
+        if (path.is_dir() and (path / "__init__.py").exists())
+        or (path.suffix == ".py" and path.stem != "__init__")
+    )
+    assert len(names) > 10
+    close = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :] if _one_edit_apart(a, b)]
+    assert close == []
+    assert _one_edit_apart("serve", "server")  # the pair this test was written against

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.errors import ConfigError, DatabaseUnavailable
-from graphmem.server.info import ServerInfo, write_connection_record
+from graphmem.provision.info import ServerInfo, write_connection_record
 from graphmem.settings import resolve_connection, resolve_data_dir, resolve_principal
 
 ENV = (

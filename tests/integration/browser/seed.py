@@ -7,7 +7,7 @@ from pathlib import Path
 
 from graphmem import GraphMem
 from graphmem.demo import run_demo
-from graphmem.server.browser.queries import BrowserQuery
+from graphmem.store.browser_queries import BrowserQuery
 
 CONFLICT_SUBJECT = "invoice currency"
 

@@ -23,10 +23,10 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMem
 from graphmem.cli import app
-from graphmem.server.browser.queries import BrowserQuery, browser_queries
-from graphmem.server.info import ServerInfo, write_connection_record
-from graphmem.server.local import LocalServer
-from graphmem.server.probe import free_port
+from graphmem.provision.info import ServerInfo, write_connection_record
+from graphmem.provision.local import LocalServer
+from graphmem.provision.probe import free_port
+from graphmem.store.browser_queries import BrowserQuery, browser_queries
 from graphmem.store.ids import new_id
 from tests.integration.browser.seed import Seeded, seed
 

@@ -12,8 +12,8 @@ from neo4j.graph import Node, Relationship
 from neo4j.graph import Path as GraphPath
 
 from graphmem import GraphMem
-from graphmem.server.browser.queries import BrowserQuery, browser_queries
 from graphmem.settings import ConnectionSettings
+from graphmem.store.browser_queries import BrowserQuery, browser_queries
 from tests.integration.browser.seed import Seeded, seed
 
 QUERIES = browser_queries()

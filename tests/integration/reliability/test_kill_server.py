@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from graphmem.server.local import LocalServer
-from graphmem.server.probe import free_port, wait_until
+from graphmem.provision.local import LocalServer
+from graphmem.provision.probe import free_port, wait_until
 from graphmem.settings import ConnectionSettings
 from graphmem.store.database import Database
 from graphmem.store.migrations import apply_migrations

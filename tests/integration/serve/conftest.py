@@ -17,7 +17,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from graphmem.server.probe import free_port, port_is_free, wait_until
+from graphmem.provision.probe import free_port, port_is_free, wait_until
 
 WORK_TREE_FILES = {
     "billing/invoice.py": "class Invoice:\n    def total(self):\n        return 1\n",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 
-from graphmem.server.browser.commands import param_command
-from graphmem.server.browser.queries import BrowserQuery
+from graphmem.provision.browser.commands import param_command
+from graphmem.store.browser_queries import BrowserQuery
 
 
 def runnable_text(query: BrowserQuery) -> str:

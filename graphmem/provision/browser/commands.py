@@ -6,16 +6,15 @@ import json
 from collections.abc import Mapping
 from urllib.parse import quote
 
-from graphmem._resources import data_path
 from graphmem.errors import ConfigError, InvalidInput
-from graphmem.server.browser.grass import parse_grass
+from graphmem.provision.browser.grass import parse_grass
 from graphmem.settings import resolve_principal
+from graphmem.store.browser_queries import STYLE_FILE, browser_style
 
 DEFAULT_PRINCIPAL = "demo"
 """Whose memory Browser opens on when no principal is configured: the demo's."""
 OVERLAY_DIR = "graphmem"
 """Where graphmem's files are served, under ``/browser/``."""
-STYLE_FILE = "graphmem.grass"
 GUIDE_FILE = "guide.html"
 
 
@@ -93,6 +92,6 @@ def docker_post_connect_command(principal: str) -> str:
     The style sheet goes inline, as JSON (Browser reads JSON first; it has no ``;``,
     which would split the command); there is no guide.
     """
-    style = parse_grass((data_path("queries") / "browser" / STYLE_FILE).read_text())
+    style = parse_grass(browser_style().decode("utf-8"))
     command = param_command("principal", principal).removeprefix(":")
     return f"{command}; style {json.dumps(style, separators=(',', ':'))}"

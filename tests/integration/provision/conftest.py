@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMem
 from graphmem.cli import app
-from graphmem.server.local import LocalServer
-from graphmem.server.probe import free_port
+from graphmem.provision.local import LocalServer
+from graphmem.provision.probe import free_port
 
 CLEAN_ENV: dict[str, str | None] = {
     "GRAPHMEM_NEO4J_URI": None,

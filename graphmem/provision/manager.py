@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from graphmem.errors import DatabaseUnavailable
-from graphmem.server.docker import DockerServer, docker_engine_answers
-from graphmem.server.info import ServerInfo, write_connection_record
-from graphmem.server.local import START_TIMEOUT_S, LocalServer
+from graphmem.provision.docker import DockerServer, docker_engine_answers
+from graphmem.provision.info import ServerInfo, write_connection_record
+from graphmem.provision.local import START_TIMEOUT_S, LocalServer
 from graphmem.settings import configured_connection, make_private_dir, read_connection_record
 from graphmem.store.database import bolt_answers
 

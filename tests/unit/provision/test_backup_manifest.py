@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.errors import ConfigError, InvalidInput
-from graphmem.server.backup import (
+from graphmem.provision.backup import (
     BACKUP_FORMAT,
     DUMP_NAME,
     MANIFEST_NAME,

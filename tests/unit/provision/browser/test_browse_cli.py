@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from graphmem.cli import app
-from graphmem.server.info import ServerInfo, write_connection_record
+from graphmem.provision.info import ServerInfo, write_connection_record
 
 runner = CliRunner()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from graphmem.server.browser.overlay import ARCHIVE, install_overlay
+from graphmem.provision.browser.overlay import ARCHIVE, install_overlay
 
 
 def _jar(home: Path) -> Path:

@@ -30,7 +30,7 @@ from urllib.parse import urlparse
 
 from graphmem import __version__
 from graphmem.errors import ConfigError, InvalidInput, MigrationError
-from graphmem.server.local import LocalServer
+from graphmem.provision.local import LocalServer
 from graphmem.settings import (
     DEFAULT_USER,
     PRIVATE_FILE_MODE,

@@ -2,7 +2,7 @@
 
 ``docker/neo4j-local/neo4j-local`` resolves the jars and runs the server's own entry
 point with a generated config; this module drives it: port and Java checks, Browser's
-graphmem overlay (:mod:`graphmem.server.browser.overlay`), start in the background, wait for
+graphmem overlay (:mod:`graphmem.provision.browser.overlay`), start in the background, wait for
 Bolt, clean stop, status and logs.
 """
 
@@ -17,11 +17,11 @@ from pathlib import Path
 
 from graphmem._resources import data_path
 from graphmem.errors import ServerError, ServerStartFailed
-from graphmem.server.browser.commands import browser_principal
-from graphmem.server.browser.overlay import install_overlay
-from graphmem.server.info import ServerInfo, ensure_password
-from graphmem.server.java import find_java
-from graphmem.server.probe import ensure_ports_free, http_answers, wait_until
+from graphmem.provision.browser.commands import browser_principal
+from graphmem.provision.browser.overlay import install_overlay
+from graphmem.provision.info import ServerInfo, ensure_password
+from graphmem.provision.java import find_java
+from graphmem.provision.probe import ensure_ports_free, http_answers, wait_until
 from graphmem.settings import DEFAULT_USER, PRIVATE_FILE_MODE, make_private_dir, write_private_text
 from graphmem.store.database import bolt_answers
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from graphmem._resources import data_path
 from graphmem.errors import ServerStartFailed
-from graphmem.server.browser.commands import browser_principal, docker_post_connect_command
-from graphmem.server.info import ServerInfo, ensure_password
-from graphmem.server.probe import ensure_ports_free, wait_until
+from graphmem.provision.browser.commands import browser_principal, docker_post_connect_command
+from graphmem.provision.info import ServerInfo, ensure_password
+from graphmem.provision.probe import ensure_ports_free, wait_until
 from graphmem.settings import DEFAULT_USER
 from graphmem.store.database import bolt_answers
 

@@ -7,16 +7,14 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from graphmem._resources import data_path
 from graphmem.errors import ServerError
-from graphmem.server.browser.commands import (
+from graphmem.provision.browser.commands import (
     GUIDE_FILE,
     OVERLAY_DIR,
-    STYLE_FILE,
     post_connect_command,
 )
-from graphmem.server.browser.guide import guide_html
-from graphmem.server.browser.queries import browser_queries
+from graphmem.provision.browser.guide import guide_html
+from graphmem.store.browser_queries import STYLE_FILE, browser_queries, browser_style
 
 ARCHIVE = Path("web") / "neo4j-browser.zip"
 """The archive Neo4j looks for (setting ``internal.dbms.web_dir_path``, under HOME)."""
@@ -42,7 +40,7 @@ def browser_jar(home: Path) -> Path:
 
 def overlay_files(principal: str) -> dict[str, bytes]:
     """Returns graphmem's files for the overlay, by their path inside the archive."""
-    style = (data_path("queries") / "browser" / STYLE_FILE).read_bytes()
+    style = browser_style()
     guide = guide_html(browser_queries(), principal).encode("utf-8")
     return {
         f"browser/{OVERLAY_DIR}/{STYLE_FILE}": style,

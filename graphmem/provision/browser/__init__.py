@@ -1,6 +1,7 @@
 """graphmem in Neo4j Browser: the exploration queries, their guide, and the overlay.
 
-``queries`` reads the shipped queries; ``guide`` renders them as a Browser guide;
+The shipped queries and style sheet are read by :mod:`graphmem.store.browser_queries`
+(store/ alone reads ``queries/``); ``guide`` renders the queries as a Browser guide;
 ``commands`` builds the Browser commands and links that set parameters and load
 graphmem's files; ``grass`` parses a style sheet as Browser does; ``overlay`` builds the
 archive Neo4j serves Browser from.

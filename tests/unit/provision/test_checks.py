@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from graphmem.cli import app
 from graphmem.errors import JavaNotFound, PortInUse
-from graphmem.server.info import ensure_password
-from graphmem.server.java import find_java, parse_java_major
-from graphmem.server.local import LocalServer
-from graphmem.server.probe import free_port
+from graphmem.provision.info import ensure_password
+from graphmem.provision.java import find_java, parse_java_major
+from graphmem.provision.local import LocalServer
+from graphmem.provision.probe import free_port
 
 
 @pytest.mark.parametrize(

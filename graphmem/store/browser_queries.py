@@ -1,4 +1,8 @@
-"""The shipped exploration queries (``queries/browser/*.cypher``), read as text."""
+"""The Neo4j Browser files under ``queries/browser/``: exploration queries and style sheet.
+
+The queries are read as text for Browser's guide and ``graphmem browse``; graphmem
+runs them only through the store, with parameters.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from graphmem._resources import data_path
 from graphmem.errors import ConfigError, InvalidInput
+from graphmem.store.cypher import queries_dir
 
 GUIDE_ORDER = (
     "overview",
@@ -23,6 +27,8 @@ GUIDE_ORDER = (
     "belief",
 )
 """The guide's order: wide views first, then the ones that open one node."""
+STYLE_FILE = "graphmem.grass"
+"""graphmem's Browser style sheet, beside the queries."""
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _DOCUMENTED = re.compile(r"^\$(\w+): (.*?)(?: \(demo: (.+)\))?$")
 
@@ -86,7 +92,7 @@ def browser_queries() -> list[BrowserQuery]:
     Raises:
         ConfigError: A query file does not start with a ``//`` comment.
     """
-    directory = data_path("queries") / "browser"
+    directory = queries_dir() / "browser"
     found = {path.stem: path for path in directory.glob("*.cypher")}
     order = [n for n in GUIDE_ORDER if n in found] + sorted(set(found) - set(GUIDE_ORDER))
     return [_parse(name, found[name].read_text(encoding="utf-8")) for name in order]
@@ -107,3 +113,8 @@ def browser_query(name: str) -> BrowserQuery:
             valid=list(queries),
         )
     return queries[name]
+
+
+def browser_style() -> bytes:
+    """Returns graphmem's Browser style sheet (``queries/browser/graphmem.grass``)."""
+    return (queries_dir() / "browser" / STYLE_FILE).read_bytes()

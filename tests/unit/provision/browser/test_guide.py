@@ -8,14 +8,14 @@ import re
 from html.parser import HTMLParser
 
 from graphmem._resources import data_path
-from graphmem.server.browser.commands import (
+from graphmem.provision.browser.commands import (
     docker_post_connect_command,
     param_command,
     post_connect_command,
 )
-from graphmem.server.browser.grass import parse_grass
-from graphmem.server.browser.guide import guide_html, runnable_text
-from graphmem.server.browser.queries import GUIDE_ORDER, browser_queries
+from graphmem.provision.browser.grass import parse_grass
+from graphmem.provision.browser.guide import guide_html, runnable_text
+from graphmem.store.browser_queries import GUIDE_ORDER, browser_queries
 
 
 class _Guide(HTMLParser):

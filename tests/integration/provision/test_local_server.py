@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem.cli import app
-from graphmem.server.docker import docker_engine_answers
-from graphmem.server.local import LocalServer
-from graphmem.server.probe import free_port
+from graphmem.provision.docker import docker_engine_answers
+from graphmem.provision.local import LocalServer
+from graphmem.provision.probe import free_port
 
 runner = CliRunner()
 CLEAN_ENV = {

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from graphmem.cli import app
 from graphmem.cli import demo as demo_command
 from graphmem.errors import ServerError
-from graphmem.server.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
+from graphmem.provision.local import DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT
 
 
 @pytest.fixture

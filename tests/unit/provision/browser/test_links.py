@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.errors import InvalidInput
-from graphmem.server.browser.commands import (
+from graphmem.provision.browser.commands import (
     browser_principal,
     editor_url,
     param_command,
     params_command,
 )
-from graphmem.server.browser.queries import browser_query
+from graphmem.store.browser_queries import browser_query
 
 BASE = "http://127.0.0.1:7474/browser/"
 

@@ -1,1 +1,0 @@
-"""Local Neo4j provisioning: an existing server, Docker, or the Maven jars route."""
