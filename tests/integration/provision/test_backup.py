@@ -13,7 +13,7 @@ from graphmem.admin import Admin
 from graphmem.cli import app
 from graphmem.demo import DemoResult, run_demo
 from graphmem.store.ids import new_id
-from tests.integration.server.conftest import Managed
+from tests.integration.provision.conftest import Managed
 
 runner = CliRunner()
 

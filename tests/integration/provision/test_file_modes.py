@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from graphmem.cli import app
 from graphmem.store.ids import new_id
-from tests.integration.server.conftest import Managed
+from tests.integration.provision.conftest import Managed
 
 runner = CliRunner()
 
