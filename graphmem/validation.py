@@ -1,20 +1,31 @@
-"""Turns pydantic validation failures into :class:`~graphmem.errors.InvalidInput`.
+"""Checks the client's arguments, raising :class:`~graphmem.errors.InvalidInput`.
 
-Pattern failures of the known types are told in words (a regex is no message); the
-rule and the pattern stay in ``details``.
+:func:`parse` turns pydantic validation failures into that error; pattern failures of
+the known types are told in words (a regex is no message), and the rule and pattern
+stay in ``details``. The ``check_*`` functions check the plain arguments no model
+holds (an id, a project name, a limit, a seq, a batch).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 from pydantic_core import ErrorDetails
 
+from graphmem.content import is_name
 from graphmem.errors import InvalidInput
-from graphmem.models import ANCHOR_KEY_PATTERN, COMMIT_PATTERN, ID_PATTERN, NAME_PATTERN
+from graphmem.models import (
+    ANCHOR_KEY_PATTERN,
+    COMMIT_PATTERN,
+    ID_PATTERN,
+    MAX_BATCH_ROWS,
+    MAX_SEQ,
+    NAME_PATTERN,
+)
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -83,3 +94,58 @@ def parse(model: type[M], data: M | Mapping[str, Any], *, row: int | None = None
             pattern=first.get("pattern"),
             problems=problems,
         ) from None
+
+
+def check_id(value: object, field: str) -> str:
+    """Returns ``value`` if it is a graphmem id; ``field`` names it in the error."""
+    if not isinstance(value, str) or not re.fullmatch(ID_PATTERN, value):
+        raise InvalidInput(
+            f"{field}: {value!r} is not a graphmem id: {PATTERN_WORDS[ID_PATTERN]}",
+            field=field,
+            rule="id",
+            pattern=ID_PATTERN,
+        )
+    return value
+
+
+def check_project(value: object) -> str:
+    """Returns ``value`` if it is a valid project name."""
+    if not is_name(value):
+        raise InvalidInput(
+            f"project: {value!r} is not valid: {PATTERN_WORDS[NAME_PATTERN]}",
+            field="project",
+            rule="pattern",
+            pattern=NAME_PATTERN,
+        )
+    assert isinstance(value, str)
+    return value
+
+
+def check_limit(limit: object) -> int:
+    """Returns ``limit`` if it is an integer from 1 to ``MAX_BATCH_ROWS``."""
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_BATCH_ROWS:
+        raise InvalidInput(
+            f"limit: must be an integer from 1 to {MAX_BATCH_ROWS}", field="limit", rule="range"
+        )
+    return limit
+
+
+def check_since(since: object) -> int:
+    """Returns ``since`` if it is a seq (an integer from 0 to ``MAX_SEQ``)."""
+    if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= MAX_SEQ:
+        raise InvalidInput(
+            f"since: must be a seq, an integer from 0 to {MAX_SEQ}", field="since", rule="range"
+        )
+    return since
+
+
+def check_batch(items: Iterable[Any], field: str) -> list[Any]:
+    """Returns the rows of a batch as a list, if there are at most ``MAX_BATCH_ROWS``."""
+    rows = list(items)
+    if len(rows) > MAX_BATCH_ROWS:
+        raise InvalidInput(
+            f"{field}: a batch holds at most {MAX_BATCH_ROWS} rows, got {len(rows)}; split it",
+            field=field,
+            rule="max_rows",
+        )
+    return rows

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from graphmem.errors import GraphMemError, InvalidInput
-from graphmem.models import COMMIT_PATTERN, NewBelief
-from graphmem.validation import parse, problem_message
+from graphmem.models import COMMIT_PATTERN, MAX_BATCH_ROWS, MAX_SEQ, NewBelief
+from graphmem.validation import (
+    check_batch,
+    check_id,
+    check_limit,
+    check_project,
+    check_since,
+    parse,
+    problem_message,
+)
 
 
 def test_parse_names_row_field_and_rule() -> None:
@@ -69,3 +79,36 @@ def test_other_messages_stay_as_pydantic_words() -> None:
     with pytest.raises(InvalidInput) as caught:
         parse(NewBelief, {"statement": "x" * 5_000, "project": "p", "type": "fact"})
     assert "at most 4000 characters" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("check", "value", "field", "rule"),
+    [
+        (lambda v: check_id(v, "belief_id"), "not-an-id", "belief_id", "id"),
+        (lambda v: check_id(v, "trace_id"), 7, "trace_id", "id"),
+        (check_project, "has space", "project", "pattern"),
+        (check_project, None, "project", "pattern"),
+        (check_limit, 0, "limit", "range"),
+        (check_limit, True, "limit", "range"),
+        (check_limit, MAX_BATCH_ROWS + 1, "limit", "range"),
+        (check_since, -1, "since", "range"),
+        (check_since, "7", "since", "range"),
+        (lambda v: check_batch(v, "beliefs"), range(MAX_BATCH_ROWS + 1), "beliefs", "max_rows"),
+    ],
+)
+def test_checks_name_the_field_and_rule(
+    check: Callable[[object], object], value: object, field: str, rule: str
+) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        check(value)
+    assert (caught.value.field, caught.value.rule) == (field, rule)
+    assert str(caught.value).startswith(f"{field}: ")
+
+
+def test_checks_return_what_they_accept() -> None:
+    an_id = "0190c6f2-8e4b-7a3d-9c1e-5f2a6b7c8d9e"
+    assert check_id(an_id, "belief_id") == an_id
+    assert check_project("billing-api") == "billing-api"
+    assert (check_limit(1), check_limit(MAX_BATCH_ROWS)) == (1, MAX_BATCH_ROWS)
+    assert (check_since(0), check_since(MAX_SEQ)) == (0, MAX_SEQ)
+    assert check_batch(iter([1, 2]), "rows") == [1, 2]

@@ -54,7 +54,7 @@ def test_forget_leaves_only_a_tombstone(make_memory: Callable[..., GraphMem], gr
     assert graph.count(writer.principal, "Tombstone") == 1
     assert reader.recall("staging root password", ceiling="secret").items == []
     for client in (writer, reader):  # both views dropped the vector
-        view = client._recall.view("belief")
+        view = client._engine.view("belief")
         assert view.index.ntotal == 0
     assert SECRET not in default_embedder()
     with pytest.raises(NotFound):

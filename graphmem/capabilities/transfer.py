@@ -1,0 +1,107 @@
+"""Transfer: a principal's durable memory written out as a graphmem export, and read in.
+
+The export is versioned JSON Lines in a fixed order (the same memory gives the same
+bytes); an import is validated whole, then written in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from graphmem.capabilities.context import Capability
+from graphmem.content import is_name
+from graphmem.errors import InvalidInput
+from graphmem.transfer import exporter, importer
+from graphmem.transfer.summary import ExportSummary, ImportSummary
+from graphmem.validation import check_project
+
+
+class Transfer(Capability):
+    """Export this principal's memory, and import an export."""
+
+    def export(
+        self,
+        out: IO[str] | str | Path,
+        *,
+        project: str | None = None,
+        include_secret: bool = False,
+    ) -> ExportSummary:
+        """Writes this principal's durable memory as a graphmem export (JSON Lines).
+
+        The file holds, after a header line, the projects, episodes, beliefs (their
+        whole history), provenance, supersession, conflicts, corrections, tombstones
+        and the change log, in a fixed order: the same memory gives the same bytes.
+        Access tokens, recall traces and the code graph are left out.
+
+        Args:
+            out: A text stream, or the path of the file to write.
+            project: Only that project's memory (its episodes, the beliefs stated or
+                learned there, and what links them).
+            include_secret: Also write the secret episodes and beliefs (left out by
+                default, with their links and events, and counted as ``withheld``).
+
+        Raises:
+            InvalidInput: ``project`` is not a valid name.
+        """
+        chosen = None if project is None else check_project(project)
+        if isinstance(out, str | Path):
+            try:
+                with Path(out).open("w", encoding="utf-8", newline="\n") as stream:
+                    return exporter.export_memory(
+                        self._db, self._principal, chosen, stream, include_secret
+                    )
+            except OSError as error:
+                raise InvalidInput(
+                    f"out: cannot write {out}: {error.strerror}", field="out", rule="file"
+                ) from None
+        return exporter.export_memory(self._db, self._principal, chosen, out, include_secret)
+
+    def import_memory(
+        self,
+        source: IO[str] | str | Path,
+        *,
+        as_principal: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ImportSummary:
+        """Imports a graphmem export, all or nothing, keeping its ids.
+
+        Every line is validated before anything is written; then the whole file is
+        written in one transaction, with new seqs from this store's clock in the
+        file's order. Importing the same file again writes nothing.
+
+        Args:
+            source: A text stream, or the path of the file to read.
+            as_principal: Re-own the memory: write it for this principal (ids another
+                principal holds get new ones, consistently). Without it, the file
+                must hold this client's principal's memory.
+            progress: Called with (rows written, rows in all) as the write proceeds.
+
+        Raises:
+            InvalidInput: A bad line (``details``: line, field, rule), or the file is
+                another principal's and ``as_principal`` is not given.
+            StateConflict: An id is another principal's and the import does not re-own,
+                or the store already holds part (not all) of the file.
+        """
+        if as_principal is not None and not is_name(as_principal):
+            raise InvalidInput(
+                f"as_principal: {as_principal!r} is not a valid name (letters, digits and ._:/@+-)",
+                field="as_principal",
+                rule="pattern",
+            )
+        if isinstance(source, str | Path):
+            try:
+                with Path(source).open(encoding="utf-8") as stream:
+                    return importer.import_memory(
+                        self._db, self._principal, stream, as_principal, progress
+                    )
+            except OSError as error:
+                raise InvalidInput(
+                    f"source: cannot read {source}: {error.strerror}", field="source", rule="file"
+                ) from None
+            except UnicodeDecodeError:
+                raise InvalidInput(
+                    f"source: {source} is not UTF-8 text", field="source", rule="utf8"
+                ) from None
+        return importer.import_memory(self._db, self._principal, source, as_principal, progress)
