@@ -219,3 +219,9 @@ def test_no_two_top_level_names_are_one_letter_apart() -> None:
     close = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :] if _one_edit_apart(a, b)]
     assert close == []
     assert _one_edit_apart("serve", "server")  # the pair this test was written against
+
+
+def test_only_the_client_composes_the_capabilities() -> None:
+    """cli/, serve/ and the rest reach memory through GraphMem, never a part of it."""
+    composers = ("graphmem.capabilities", "graphmem.client")
+    assert _violations("graphmem", ("graphmem.capabilities",), composers) == []
