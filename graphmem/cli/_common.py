@@ -3,21 +3,24 @@
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, Protocol, TypeVar
 
 import typer
+from pydantic import BaseModel
 from rich.progress import Progress
 
 from graphmem.client import GraphMem
 from graphmem.errors import GraphMemError, InvalidInput
+from graphmem.models import MAX_BATCH_ROWS
 from graphmem.settings import resolve_data_dir
 
 P = ParamSpec("P")
 R = TypeVar("R")
+Shown = TypeVar("Shown", bound=BaseModel)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 PrincipalOption = Annotated[
@@ -36,6 +39,7 @@ CeilingOption = Annotated[
     str,
     typer.Option(help="The most sensitive memory shown: public, internal, confidential or secret."),
 ]
+LimitOption = Annotated[int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="At most this many.")]
 WorkersOption = Annotated[
     int | None, typer.Option(min=1, help="Parser processes (default: all cores).")
 ]
@@ -94,6 +98,34 @@ def print_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, sort_keys=True, default=_json_value))
 
 
+def print_result(result: Shown, as_json: bool, describe: Callable[[Shown], str]) -> None:
+    """Prints one result: as JSON with ``--json``, else in the words of ``describe``."""
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    else:
+        typer.echo(describe(result))
+
+
+def print_listing(
+    found: Sequence[Shown], as_json: bool, describe: Callable[[Shown], str], empty: str
+) -> None:
+    """Prints a listing: a JSON list with ``--json``, else a line each or ``empty``.
+
+    Args:
+        found: What the command found, in the order shown.
+        as_json: Whether ``--json`` was given.
+        describe: One item's line.
+        empty: The line printed when nothing was found.
+    """
+    if as_json:
+        print_json([item.model_dump(mode="json") for item in found])
+        return
+    for item in found:
+        typer.echo(describe(item))
+    if not found:
+        typer.echo(empty)
+
+
 @contextmanager
 def open_memory(principal: str | None, data_dir: Path | None = None) -> Iterator[GraphMem]:
     """Opens a client for the command, closing it afterwards."""
@@ -104,3 +136,29 @@ def open_memory(principal: str | None, data_dir: Path | None = None) -> Iterator
 def progress_bar(as_json: bool) -> Progress:
     """A transient progress bar on stderr, off for ``--json`` and when not a terminal."""
     return Progress(disable=as_json or not sys.stderr.isatty(), transient=True)
+
+
+class ReportProgress(Protocol):
+    """Reports how far a long call is: how much is done and, once known, of how much."""
+
+    def __call__(self, done: int, total: int | None = None) -> None: ...
+
+
+@contextmanager
+def progress_task(as_json: bool, description: str) -> Iterator[ReportProgress]:
+    """A :func:`progress_bar` with one task of unknown size, for one long call.
+
+    Args:
+        as_json: Whether ``--json`` was given (the bar is off then).
+        description: What the task is called on the bar.
+
+    Yields:
+        What the call reports its progress to.
+    """
+    with progress_bar(as_json) as bar:
+        task = bar.add_task(description, total=None)
+
+        def report(done: int, total: int | None = None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield report

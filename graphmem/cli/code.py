@@ -13,7 +13,8 @@ from graphmem.cli._common import (
     handles_errors,
     open_memory,
     print_json,
-    progress_bar,
+    print_result,
+    progress_task,
 )
 from graphmem.models import AnchorStatus
 
@@ -58,16 +59,15 @@ def register(app: typer.Typer) -> None:
         """Build or update a project's code graph (files, symbols) with tree-sitter."""
         with (
             open_memory(principal, data_dir) as memory,
-            progress_bar(as_json) as bar,
+            progress_task(as_json, "parsing") as report,
         ):
-            task = bar.add_task("parsing", total=None)
             summary = memory.index_code(
                 path,
                 project,
                 workers=workers,
                 rebuild=rebuild,
                 include_ignored=include_ignored,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                progress=report,
             )
         if as_json:
             print_json(summary.to_dict())
@@ -107,7 +107,4 @@ def register(app: typer.Typer) -> None:
         """Show whether a belief's anchor still matches the code of a project."""
         with open_memory(principal, data_dir) as memory:
             status = memory.anchor_status(belief_id, project)
-        if as_json:
-            print_json(status.model_dump(mode="json"))
-        else:
-            typer.echo(_describe_status(status))
+        print_result(status, as_json, _describe_status)

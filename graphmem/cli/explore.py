@@ -7,13 +7,15 @@ import typer
 from graphmem.cli._common import (
     DataDirOption,
     JsonOption,
+    LimitOption,
     PrincipalOption,
     handles_errors,
     open_memory,
-    print_json,
+    print_listing,
+    print_result,
 )
 from graphmem.explore.text import change_line, overview_lines
-from graphmem.models import MAX_BATCH_ROWS, ChangeKind
+from graphmem.models import ChangeKind
 
 
 def register(app: typer.Typer) -> None:
@@ -29,10 +31,7 @@ def register(app: typer.Typer) -> None:
         """Each project's memory at a glance, the principal-scope beliefs, shared subjects."""
         with open_memory(principal, data_dir) as memory:
             view = memory.overview()
-        if as_json:
-            print_json(view.model_dump(mode="json"))
-            return
-        typer.echo("\n".join(overview_lines(view)))
+        print_result(view, as_json, lambda shown: "\n".join(overview_lines(shown)))
 
     @app.command()
     @handles_errors
@@ -49,9 +48,7 @@ def register(app: typer.Typer) -> None:
                 help="Only this kind (repeatable): " + ", ".join(k.value for k in ChangeKind),
             ),
         ] = None,
-        limit: Annotated[
-            int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="At most this many.")
-        ] = 1_000,
+        limit: LimitOption = 1_000,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
@@ -59,10 +56,4 @@ def register(app: typer.Typer) -> None:
         """What changed, oldest first: learned, superseded, retired, promoted, drifted..."""
         with open_memory(principal, data_dir) as memory:
             found = memory.changes(since, project=project, kinds=kind, limit=limit)
-        if as_json:
-            print_json([change.model_dump(mode="json") for change in found])
-            return
-        for change in found:
-            typer.echo(change_line(change))
-        if not found:
-            typer.echo("no changes")
+        print_listing(found, as_json, change_line, "no changes")

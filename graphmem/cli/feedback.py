@@ -11,13 +11,15 @@ import typer
 from graphmem.cli._common import (
     DataDirOption,
     JsonOption,
+    LimitOption,
     PrincipalOption,
     handles_errors,
     open_memory,
-    print_json,
+    print_listing,
+    print_result,
 )
 from graphmem.explore.text import citation_line, hint_line, iso_time
-from graphmem.models import MAX_BATCH_ROWS
+from graphmem.models import TraceSweep
 
 traces_app = typer.Typer(
     help="Recall traces: two-tier retention (operator fields expire, user fields stay).",
@@ -44,10 +46,11 @@ def sweep(
     """Remove operator fields from old traces (user fields stay); delete expired hints."""
     with open_memory(principal, data_dir) as memory:
         done = memory.sweep_traces(older_than)
-    if as_json:
-        print_json(done.model_dump(mode="json"))
-        return
-    typer.echo(
+    print_result(done, as_json, _swept)
+
+
+def _swept(done: TraceSweep) -> str:
+    return (
         f"removed the operator fields of {done.traces} traces recorded before "
         f"{iso_time(done.cutoff)}; deleted {done.hints} expired formation hints"
     )
@@ -71,10 +74,7 @@ def register(app: typer.Typer) -> None:
         """Record which items of a recall you used: restarts their decay, never confidence."""
         with open_memory(principal, data_dir) as memory:
             result = memory.cite(trace_id, item_ids)
-        if as_json:
-            print_json(result.model_dump(mode="json"))
-        else:
-            typer.echo(citation_line(result))
+        print_result(result, as_json, citation_line)
 
     @app.command()
     @handles_errors
@@ -82,9 +82,7 @@ def register(app: typer.Typer) -> None:
         include_consumed: Annotated[
             bool, typer.Option("--all", help="Also the consumed hints that have not expired.")
         ] = False,
-        limit: Annotated[
-            int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="At most this many.")
-        ] = 100,
+        limit: LimitOption = 100,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,
@@ -92,12 +90,6 @@ def register(app: typer.Typer) -> None:
         """Subjects recall kept missing on, queued for formation (`consolidate` takes them)."""
         with open_memory(principal, data_dir) as memory:
             found = memory.hints(include_consumed=include_consumed, limit=limit)
-        if as_json:
-            print_json([hint.model_dump(mode="json") for hint in found])
-            return
-        for hint in found:
-            typer.echo(hint_line(hint))
-        if not found:
-            typer.echo("no formation hints")
+        print_listing(found, as_json, hint_line, "no formation hints")
 
     app.add_typer(traces_app, name="traces")

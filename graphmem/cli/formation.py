@@ -10,14 +10,22 @@ import typer
 from graphmem.cli._common import (
     DataDirOption,
     JsonOption,
+    LimitOption,
     PrincipalOption,
     handles_errors,
     open_memory,
     print_json,
+    print_result,
     progress_bar,
+    progress_task,
 )
 from graphmem.explore.text import hint_outcome_line, iso_time
-from graphmem.models import MAX_BATCH_ROWS, MAX_SEQ, ConsolidationResult
+from graphmem.models import (
+    MAX_SEQ,
+    ConsolidationResult,
+    CorrectionResult,
+    RederivationSummary,
+)
 
 
 def _summary(result: ConsolidationResult) -> str:
@@ -34,6 +42,15 @@ def _summary(result: ConsolidationResult) -> str:
     }
     done = ", ".join(f"{n} {name}" for name, n in counts.items() if n)
     return f"{result.episode_id}: {done or 'nothing to form'}"
+
+
+def _corrected(result: CorrectionResult) -> str:
+    successor = f" -> {result.new_belief_id}" if result.new_belief_id else ""
+    return f"{result.kind} {result.belief_id}{successor} (rejection {result.rejection_id})"
+
+
+def _rederived(summary: RederivationSummary) -> str:
+    return "\n".join(f"{name:<16} {value}" for name, value in summary.model_dump().items())
 
 
 def register(app: typer.Typer) -> None:
@@ -108,11 +125,7 @@ def register(app: typer.Typer) -> None:
         """Correct a belief; the correction survives re-derivation."""
         with open_memory(principal, data_dir) as memory:
             result = memory.correct(belief_id, kind, project=project, statement=statement)
-        if as_json:
-            print_json(result.model_dump(mode="json"))
-        else:
-            successor = f" -> {result.new_belief_id}" if result.new_belief_id else ""
-            typer.echo(f"{result.kind} {belief_id}{successor} (rejection {result.rejection_id})")
+        print_result(result, as_json, _corrected)
 
     @app.command()
     @handles_errors
@@ -125,17 +138,10 @@ def register(app: typer.Typer) -> None:
         """Form every belief again from all episodes, replaying corrections and tombstones."""
         with (
             open_memory(principal, data_dir) as memory,
-            progress_bar(as_json) as bar,
+            progress_task(as_json, "re-deriving") as report,
         ):
-            task = bar.add_task("re-deriving", total=None)
-            summary = memory.rederive(
-                policy, progress=lambda done: bar.update(task, completed=done)
-            )
-        if as_json:
-            print_json(summary.model_dump(mode="json"))
-            return
-        for name, value in summary.model_dump().items():
-            typer.echo(f"{name:<16} {value}")
+            summary = memory.rederive(policy, progress=report)
+        print_result(summary, as_json, _rederived)
 
     @app.command()
     @handles_errors
@@ -143,9 +149,7 @@ def register(app: typer.Typer) -> None:
         since: Annotated[
             int, typer.Option(min=0, max=MAX_SEQ, help="Only events after this seq.")
         ] = 0,
-        limit: Annotated[
-            int, typer.Option(min=1, max=MAX_BATCH_ROWS, help="At most this many.")
-        ] = 100,
+        limit: LimitOption = 100,
         principal: PrincipalOption = None,
         data_dir: DataDirOption = None,
         as_json: JsonOption = False,

@@ -13,7 +13,7 @@ from graphmem.cli._common import (
     handles_errors,
     open_memory,
     print_json,
-    progress_bar,
+    progress_task,
 )
 
 
@@ -73,14 +73,12 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Import a graphmem export: every line checked first, then all or nothing."""
-        with open_memory(principal, data_dir) as memory, progress_bar(as_json) as bar:
-            task = bar.add_task("importing", total=None)
-
-            def advance(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
+        with (
+            open_memory(principal, data_dir) as memory,
+            progress_task(as_json, "importing") as report,
+        ):
             stream = sys.stdin if source == "-" else Path(source)
-            summary = memory.import_memory(stream, as_principal=as_principal, progress=advance)
+            summary = memory.import_memory(stream, as_principal=as_principal, progress=report)
         if as_json:
             print_json(summary.model_dump(mode="json"))
             return
