@@ -374,17 +374,8 @@ class RecallEngine:
             key=lambda conflict: (conflict.a, conflict.b),
         )
         rendered = render_beliefs(request.query, request.project, items, conflicts)
-        timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
-        shared = self._traced(
-            "belief",
-            request,
-            items,
-            rendered,
-            len(fused) - len(items),
-            gathered.blocked,
-            gathered.withheld,
-            arm_ranks,
-            timings,
+        shared = self._traced_search(
+            "belief", request, gathered, items, rendered, len(fused), arm_ranks, started
         )
         return RecallResult(items=items, conflicts=conflicts, **asdict(shared))
 
@@ -411,17 +402,8 @@ class RecallEngine:
             for episode_id in by_score(fused)[: request.k]
         ]
         rendered = render_episodes(request.query, request.project, items)
-        timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
-        shared = self._traced(
-            "episode",
-            request,
-            items,
-            rendered,
-            len(fused) - len(items),
-            gathered.blocked,
-            gathered.withheld,
-            arm_ranks,
-            timings,
+        shared = self._traced_search(
+            "episode", request, gathered, items, rendered, len(fused), arm_ranks, started
         )
         return EpisodeSearchResult(items=items, **asdict(shared))
 
@@ -485,6 +467,42 @@ class RecallEngine:
     ) -> dict[str, AnchorStatus]:
         statuses = anchor_statuses(self.db, self.principal, beliefs, project, with_candidates=False)
         return {status.belief_id: status for status in statuses}
+
+    def _traced_search(
+        self,
+        surface: Surface,
+        request: RecallQuery,
+        gathered: _Gathered[Candidate],
+        items: Sequence[RecallItem | EpisodeHit],
+        rendered: str,
+        fused: int,
+        arm_ranks: Mapping[str, Mapping[str, int]],
+        started: float,
+    ) -> _Rendered:
+        """Records a search's trace (see :meth:`_traced`).
+
+        Args:
+            surface: The surface searched.
+            request: What was asked.
+            gathered: What the arms and the hard filters found (its counts and timings).
+            items: What the call returns.
+            rendered: The rendered block.
+            fused: How many candidates fusion ranked (the rest of ``items``: dropped).
+            arm_ranks: Each item's rank in each arm.
+            started: When the call began (``time.perf_counter()``), for its total time.
+        """
+        timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
+        return self._traced(
+            surface,
+            request,
+            items,
+            rendered,
+            fused - len(items),
+            gathered.blocked,
+            gathered.withheld,
+            arm_ranks,
+            timings,
+        )
 
     def _traced(
         self,
