@@ -207,6 +207,25 @@ def structured_hits(
     return [int(record["seq"]) for record in records]
 
 
+def _walk(seqs: Sequence[int], seeds: Sequence[int], entities: EntityReach) -> dict[str, object]:
+    """A candidates query's parameters for the arms' hits and the graph arm's walk.
+
+    Args:
+        seqs: The arms' hits (creation seqs).
+        seeds: The graph arm's seeds, best first.
+        entities: How the walk goes through shared entities (its ``per_seed`` is
+            passed by the caller: the belief query takes its own).
+    """
+    return {
+        "seqs": list(seqs),
+        "seeds": list(seeds),
+        "entity_hops": entities.hops,
+        "max_mentions": entities.max_mentions,
+        "max_share": entities.max_share,
+        "min_mentions": entities.min_mentions,
+    }
+
+
 def belief_candidates(
     db: Database,
     principal: str,
@@ -238,13 +257,8 @@ def belief_candidates(
     records = db.read(
         "recall/belief_candidates",
         principal=principal,
-        seqs=list(seqs),
-        seeds=list(seeds),
+        **_walk(seqs, seeds, entities),
         per_seed=per_seed,
-        entity_hops=entities.hops,
-        max_mentions=entities.max_mentions,
-        max_share=entities.max_share,
-        min_mentions=entities.min_mentions,
         types=[t.value for t in types] if types else None,
         as_of=as_of,
         now=datetime.now(UTC),
@@ -274,14 +288,9 @@ def episode_candidates(
     records = db.read(
         "recall/episode_candidates",
         principal=principal,
-        seqs=list(seqs),
-        seeds=list(seeds),
+        **_walk(seqs, seeds, entities),
         width=width,
-        entity_hops=entities.hops,
         per_seed=entities.per_seed,
-        max_mentions=entities.max_mentions,
-        max_share=entities.max_share,
-        min_mentions=entities.min_mentions,
         as_of=as_of,
         project=project,
         levels=levels_up_to(ceiling),
