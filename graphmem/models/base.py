@@ -1,0 +1,140 @@
+"""The building blocks of every model: limits, id and name patterns, checked field types.
+
+Every limit lives here, so a bad value is refused before anything reaches the database;
+:class:`InputModel` (what writers submit: unknown fields refused) and
+:class:`StoredModel` (what graphmem returns) are the two bases.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+MAX_STATEMENT_CHARS = 4_000
+
+
+MAX_SUBJECT_CHARS = 256
+
+
+MAX_TITLE_CHARS = 500
+
+
+MAX_EPISODE_TEXT_CHARS = 100_000
+
+
+MAX_ITEM_CHARS = 4_000
+
+
+MAX_ITEMS = 200
+
+
+MAX_PATH_CHARS = 1_024
+
+
+MAX_REASON_CHARS = 1_000
+
+
+MAX_IDEMPOTENCY_KEY_CHARS = 200
+
+
+MAX_BATCH_ROWS = 10_000
+
+
+"""The most rows one batch write, listing or log page holds."""
+
+
+MAX_SEQ = 2**63 - 1
+
+
+"""The largest seq: the largest integer Neo4j stores."""
+
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
+
+
+ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+
+COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
+
+
+ANCHOR_KEY_PATTERN = r"^[a-z0-9_+-]+:[^:]+(:[^:]+)*::[^#]+#[a-z]+(~[0-9]+)?$"
+
+
+def _clean_text(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain NUL bytes")
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+_CLEAN = AfterValidator(_clean_text)
+
+
+def _limit(max_chars: int) -> StringConstraints:
+    return StringConstraints(strict=True, min_length=1, max_length=max_chars)
+
+
+Statement = Annotated[str, _limit(MAX_STATEMENT_CHARS), _CLEAN]
+
+
+Subject = Annotated[str, _limit(MAX_SUBJECT_CHARS), _CLEAN]
+
+
+Title = Annotated[str, _limit(MAX_TITLE_CHARS), _CLEAN]
+
+
+EpisodeText = Annotated[str, _limit(MAX_EPISODE_TEXT_CHARS), _CLEAN]
+
+
+Item = Annotated[str, _limit(MAX_ITEM_CHARS), _CLEAN]
+
+
+CodePath = Annotated[str, _limit(MAX_PATH_CHARS), _CLEAN]
+
+
+Reason = Annotated[str, _limit(MAX_REASON_CHARS), _CLEAN]
+
+
+IdempotencyKey = Annotated[str, _limit(MAX_IDEMPOTENCY_KEY_CHARS), _CLEAN]
+
+
+Name = Annotated[str, StringConstraints(strict=True, pattern=NAME_PATTERN)]
+
+
+Id = Annotated[str, StringConstraints(strict=True, pattern=ID_PATTERN)]
+
+
+CommitId = Annotated[str, StringConstraints(strict=True, pattern=COMMIT_PATTERN)]
+
+
+Confidence = Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)]
+
+
+Items = Annotated[list[Item], Field(max_length=MAX_ITEMS)]
+
+
+class InputModel(BaseModel):
+    """What a writer submits: frozen, and a field it does not know is refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class StoredModel(BaseModel):
+    """What graphmem returns: frozen."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+MAX_QUERY_CHARS = 20_000
+
+
+QueryText = Annotated[str, _limit(MAX_QUERY_CHARS), _CLEAN]
+
+
+MAX_TOKEN_NAME_CHARS = 200
+
+
+TokenName = Annotated[str, _limit(MAX_TOKEN_NAME_CHARS), _CLEAN]
