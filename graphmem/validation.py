@@ -2,8 +2,9 @@
 
 :func:`parse` turns pydantic validation failures into that error; pattern failures of
 the known types are told in words (a regex is no message), and the rule and pattern
-stay in ``details``. The ``check_*`` functions check the plain arguments no model
-holds (an id, a project name, a limit, a seq, a batch).
+stay in ``details``, and :func:`parse_batch` parses a batch row by row. The ``check_*``
+functions check the plain arguments no model holds (an id, a project name, a limit, a
+seq).
 """
 
 from __future__ import annotations
@@ -139,8 +140,18 @@ def check_since(since: object) -> int:
     return since
 
 
-def check_batch(items: Iterable[Any], field: str) -> list[Any]:
-    """Returns the rows of a batch as a list, if there are at most ``MAX_BATCH_ROWS``."""
+def parse_batch(model: type[M], items: Iterable[M | Mapping[str, Any]], field: str) -> list[M]:
+    """Validates a batch of at most ``MAX_BATCH_ROWS`` rows, each as ``model``.
+
+    Args:
+        model: The pydantic model of a row.
+        items: The rows: instances or mappings of their fields.
+        field: The argument that holds the batch, named when it is too large.
+
+    Raises:
+        InvalidInput: Too many rows (rule ``max_rows``), or a row breaks a rule
+            (``details`` name its ``row``, as :func:`parse` does).
+    """
     rows = list(items)
     if len(rows) > MAX_BATCH_ROWS:
         raise InvalidInput(
@@ -148,4 +159,4 @@ def check_batch(items: Iterable[Any], field: str) -> list[Any]:
             field=field,
             rule="max_rows",
         )
-    return rows
+    return [parse(model, row, row=index) for index, row in enumerate(rows)]

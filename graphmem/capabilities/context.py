@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal, TypeVar
 
 from graphmem.errors import NotFound
-from graphmem.models import Episode
+from graphmem.models import Belief, Episode
 from graphmem.recall.engine import RecallEngine
 from graphmem.settings import FeedbackSettings
 from graphmem.store import episodes as episode_store
 from graphmem.store.database import Database
 from graphmem.validation import check_id
+
+Node = TypeVar("Node", Belief, Episode)
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,30 @@ class Capability:
             InvalidInput: ``episode_id`` is not an id.
             NotFound: No such episode for this principal.
         """
-        check_id(episode_id, "episode_id")
-        found = episode_store.get_episodes(self._db, self._principal, [episode_id])
+        return self._one(episode_store.get_episodes, "episode", episode_id)
+
+    def _one(
+        self,
+        read: Callable[[Database, str, Sequence[str]], list[Node]],
+        kind: Literal["belief", "episode"],
+        node_id: str,
+    ) -> Node:
+        """One belief or episode of this principal, by id.
+
+        Args:
+            read: The store's read of that kind by ids.
+            kind: What ``node_id`` names; the errors name the field ``{kind}_id``.
+            node_id: The id asked for.
+
+        Raises:
+            InvalidInput: ``node_id`` is not an id.
+            NotFound: No such node for this principal.
+        """
+        field = f"{kind}_id"
+        check_id(node_id, field)
+        found = read(self._db, self._principal, [node_id])
         if not found:
             raise NotFound(
-                f"episode {episode_id} does not exist for this principal",
-                field="episode_id",
-                rule="exists",
+                f"{kind} {node_id} does not exist for this principal", field=field, rule="exists"
             )
         return found[0]

@@ -12,7 +12,7 @@ from typing import Any
 
 from graphmem.capabilities.context import Capability, Context
 from graphmem.capabilities.formation import Formation
-from graphmem.errors import InvalidInput, NotFound
+from graphmem.errors import InvalidInput
 from graphmem.models import (
     DEFAULT_CONFIDENCE,
     AnchorRef,
@@ -36,7 +36,7 @@ from graphmem.store import beliefs as belief_store
 from graphmem.store import corrections
 from graphmem.store import episodes as episode_store
 from graphmem.trust.sensitivity import Sensitivity
-from graphmem.validation import check_batch, check_id, parse
+from graphmem.validation import check_id, parse, parse_batch
 
 EvidenceLike = str | Evidence | Mapping[str, Any]
 """An episode id, or an :class:`Evidence` (or a mapping of its fields) with a role."""
@@ -80,8 +80,7 @@ class Memory(Capability):
             InvalidInput: A row breaks a rule; ``details`` names ``row`` and ``field``.
                 Nothing of the batch is written.
         """
-        rows = check_batch(episodes, "episodes")
-        parsed = [parse(NewEpisode, row, row=index) for index, row in enumerate(rows)]
+        parsed = parse_batch(NewEpisode, episodes, "episodes")
         return episode_store.create_episodes(self._db, self._principal, parsed, row_numbers=True)
 
     def get_episode(self, episode_id: str) -> Episode:
@@ -169,8 +168,7 @@ class Memory(Capability):
             InvalidInput: A row breaks a rule; ``details`` names ``row`` and ``field``.
                 Nothing of the batch is written.
         """
-        rows = check_batch(beliefs, "beliefs")
-        parsed = [parse(NewBelief, row, row=index) for index, row in enumerate(rows)]
+        parsed = parse_batch(NewBelief, beliefs, "beliefs")
         return belief_store.create_beliefs(self._db, self._principal, parsed, row_numbers=True)
 
     def supersede(
@@ -301,15 +299,7 @@ class Memory(Capability):
         Raises:
             NotFound: No such belief for this principal.
         """
-        check_id(belief_id, "belief_id")
-        found = belief_store.get_beliefs(self._db, self._principal, [belief_id])
-        if not found:
-            raise NotFound(
-                f"belief {belief_id} does not exist for this principal",
-                field="belief_id",
-                rule="exists",
-            )
-        return found[0]
+        return self._one(belief_store.get_beliefs, "belief", belief_id)
 
     def history(self, belief_id: str) -> list[HistoryEntry]:
         """Returns the supersession chain through a belief, oldest first, from either end.

@@ -7,14 +7,14 @@ from collections.abc import Callable
 import pytest
 
 from graphmem.errors import GraphMemError, InvalidInput
-from graphmem.models import COMMIT_PATTERN, MAX_BATCH_ROWS, MAX_SEQ, NewBelief
+from graphmem.models import COMMIT_PATTERN, MAX_BATCH_ROWS, MAX_SEQ, ChangeReason, NewBelief
 from graphmem.validation import (
-    check_batch,
     check_id,
     check_limit,
     check_project,
     check_since,
     parse,
+    parse_batch,
     problem_message,
 )
 
@@ -93,7 +93,12 @@ def test_other_messages_stay_as_pydantic_words() -> None:
         (check_limit, MAX_BATCH_ROWS + 1, "limit", "range"),
         (check_since, -1, "since", "range"),
         (check_since, "7", "since", "range"),
-        (lambda v: check_batch(v, "beliefs"), range(MAX_BATCH_ROWS + 1), "beliefs", "max_rows"),
+        (
+            lambda v: parse_batch(NewBelief, v, "beliefs"),
+            range(MAX_BATCH_ROWS + 1),
+            "beliefs",
+            "max_rows",
+        ),
     ],
 )
 def test_checks_name_the_field_and_rule(
@@ -111,4 +116,12 @@ def test_checks_return_what_they_accept() -> None:
     assert check_project("billing-api") == "billing-api"
     assert (check_limit(1), check_limit(MAX_BATCH_ROWS)) == (1, MAX_BATCH_ROWS)
     assert (check_since(0), check_since(MAX_SEQ)) == (0, MAX_SEQ)
-    assert check_batch(iter([1, 2]), "rows") == [1, 2]
+    reasons = parse_batch(ChangeReason, iter([{"reason": "moved"}]), "rows")
+    assert reasons == [ChangeReason(reason="moved")]
+
+
+def test_parse_batch_names_the_row_that_breaks_a_rule() -> None:
+    good = {"statement": "x", "project": "p", "type": "fact"}
+    with pytest.raises(InvalidInput) as caught:
+        parse_batch(NewBelief, [good, {**good, "confidence": 3}], "beliefs")
+    assert (caught.value.row, caught.value.field) == (1, "confidence")
