@@ -6,9 +6,10 @@ bytes); an import is validated whole, then written in one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Literal
 
 from graphmem.capabilities.context import Capability
 from graphmem.content import is_name
@@ -16,6 +17,33 @@ from graphmem.errors import InvalidInput
 from graphmem.transfer import exporter, importer
 from graphmem.transfer.summary import ExportSummary, ImportSummary
 from graphmem.validation import check_project
+
+
+@contextmanager
+def _opened(path: str | Path, mode: Literal["r", "w"], field: str) -> Iterator[IO[str]]:
+    """The file at ``path`` opened as UTF-8 text (written with Unix line ends).
+
+    Args:
+        path: The file to read or write.
+        mode: ``r`` to read it, ``w`` to write it.
+        field: The argument that named it, for the error.
+
+    Yields:
+        The open stream; the file is closed when the block ends.
+
+    Raises:
+        InvalidInput: The file cannot be opened, read or written (rule ``file``).
+    """
+    try:
+        with Path(path).open(
+            mode, encoding="utf-8", newline="\n" if mode == "w" else None
+        ) as stream:
+            yield stream
+    except OSError as error:
+        action = "write" if mode == "w" else "read"
+        raise InvalidInput(
+            f"{field}: cannot {action} {path}: {error.strerror}", field=field, rule="file"
+        ) from None
 
 
 class Transfer(Capability):
@@ -47,15 +75,10 @@ class Transfer(Capability):
         """
         chosen = None if project is None else check_project(project)
         if isinstance(out, str | Path):
-            try:
-                with Path(out).open("w", encoding="utf-8", newline="\n") as stream:
-                    return exporter.export_memory(
-                        self._db, self._principal, chosen, stream, include_secret
-                    )
-            except OSError as error:
-                raise InvalidInput(
-                    f"out: cannot write {out}: {error.strerror}", field="out", rule="file"
-                ) from None
+            with _opened(out, "w", "out") as stream:
+                return exporter.export_memory(
+                    self._db, self._principal, chosen, stream, include_secret
+                )
         return exporter.export_memory(self._db, self._principal, chosen, out, include_secret)
 
     def import_memory(
@@ -92,14 +115,10 @@ class Transfer(Capability):
             )
         if isinstance(source, str | Path):
             try:
-                with Path(source).open(encoding="utf-8") as stream:
+                with _opened(source, "r", "source") as stream:
                     return importer.import_memory(
                         self._db, self._principal, stream, as_principal, progress
                     )
-            except OSError as error:
-                raise InvalidInput(
-                    f"source: cannot read {source}: {error.strerror}", field="source", rule="file"
-                ) from None
             except UnicodeDecodeError:
                 raise InvalidInput(
                     f"source: {source} is not UTF-8 text", field="source", rule="utf8"
