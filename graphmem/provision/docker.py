@@ -11,7 +11,7 @@ from pathlib import Path
 from graphmem._resources import data_path
 from graphmem.errors import ServerStartFailed
 from graphmem.provision.browser.commands import browser_principal, docker_post_connect_command
-from graphmem.provision.info import ServerInfo, ensure_password
+from graphmem.provision.info import ServerInfo, ensure_password, loopback_bolt_uri
 from graphmem.provision.probe import ensure_ports_free, wait_until
 from graphmem.settings import DEFAULT_USER
 from graphmem.store.database import bolt_answers
@@ -72,12 +72,11 @@ class DockerServer:
 
     def info(self, *, already_running: bool = False) -> ServerInfo:
         """Returns how to reach this server."""
-        return ServerInfo(
-            route="docker",
-            bolt_uri=f"bolt://127.0.0.1:{self.bolt_port}",
-            browser_url=f"http://127.0.0.1:{self.http_port}/browser/",
-            user=DEFAULT_USER,
-            password_file=self.password_file,
+        return ServerInfo.managed(
+            "docker",
+            self.bolt_port,
+            self.http_port,
+            self.password_file,
             already_running=already_running,
         )
 
@@ -92,7 +91,7 @@ class DockerServer:
             return self.info(already_running=True)
         ensure_ports_free({"Bolt": self.bolt_port, "HTTP": self.http_port})
         result = self._compose("up", "-d", "--wait", "--wait-timeout", str(int(timeout)))
-        uri = f"bolt://127.0.0.1:{self.bolt_port}"
+        uri = loopback_bolt_uri(self.bolt_port)
         password = ensure_password(self.password_file)
         if result.returncode != 0 or not wait_until(
             lambda: bolt_answers(uri, DEFAULT_USER, password), timeout

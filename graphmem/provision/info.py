@@ -18,6 +18,16 @@ from graphmem.settings import (
 )
 
 
+def loopback_bolt_uri(port: int) -> str:
+    """The Bolt URI of a server graphmem runs, listening on ``port`` of 127.0.0.1."""
+    return f"bolt://127.0.0.1:{port}"
+
+
+def loopback_browser_url(port: int) -> str:
+    """Where a server graphmem runs serves Browser, on HTTP ``port`` of 127.0.0.1."""
+    return f"http://127.0.0.1:{port}/browser/"
+
+
 @dataclass(frozen=True)
 class ServerInfo:
     """How to reach a server, which route runs it, and whether it was already up."""
@@ -30,6 +40,37 @@ class ServerInfo:
     password_file: Path | None = None
     pid: int | None = None
     already_running: bool = False
+
+    @classmethod
+    def managed(
+        cls,
+        route: str,
+        bolt_port: int,
+        http_port: int,
+        password_file: Path,
+        *,
+        pid: int | None = None,
+        already_running: bool = False,
+    ) -> ServerInfo:
+        """A server graphmem runs itself: on this machine's ports, as the default user.
+
+        Args:
+            route: ``docker`` or ``local``.
+            bolt_port: Its Bolt port on 127.0.0.1.
+            http_port: Its HTTP port on 127.0.0.1 (Browser).
+            password_file: Where its password is kept.
+            pid: Its process id, when graphmem started the process itself.
+            already_running: Whether it was up before this call.
+        """
+        return cls(
+            route=route,
+            bolt_uri=loopback_bolt_uri(bolt_port),
+            browser_url=loopback_browser_url(http_port),
+            user=DEFAULT_USER,
+            password_file=password_file,
+            pid=pid,
+            already_running=already_running,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Returns a JSON-safe dict."""

@@ -19,7 +19,12 @@ from graphmem._resources import data_path
 from graphmem.errors import ServerError, ServerStartFailed
 from graphmem.provision.browser.commands import browser_principal
 from graphmem.provision.browser.overlay import install_overlay
-from graphmem.provision.info import ServerInfo, ensure_password
+from graphmem.provision.info import (
+    ServerInfo,
+    ensure_password,
+    loopback_bolt_uri,
+    loopback_browser_url,
+)
 from graphmem.provision.java import find_java
 from graphmem.provision.probe import ensure_ports_free, http_answers, wait_until
 from graphmem.settings import DEFAULT_USER, PRIVATE_FILE_MODE, make_private_dir, write_private_text
@@ -116,12 +121,11 @@ class LocalServer:
 
     def info(self, *, already_running: bool = False) -> ServerInfo:
         """Returns how to reach this server."""
-        return ServerInfo(
-            route="local",
-            bolt_uri=f"bolt://127.0.0.1:{self.bolt_port}",
-            browser_url=f"http://127.0.0.1:{self.http_port}/browser/",
-            user=DEFAULT_USER,
-            password_file=self.password_file,
+        return ServerInfo.managed(
+            "local",
+            self.bolt_port,
+            self.http_port,
+            self.password_file,
             pid=self.pid(),
             already_running=already_running,
         )
@@ -203,8 +207,8 @@ class LocalServer:
         state = {"pid": process.pid, "bolt_port": self.bolt_port, "http_port": self.http_port}
         write_private_text(self.state_file, json.dumps(state) + "\n")
 
-        uri = f"bolt://127.0.0.1:{self.bolt_port}"
-        browser = f"http://127.0.0.1:{self.http_port}/browser/"
+        uri = loopback_bolt_uri(self.bolt_port)
+        browser = loopback_browser_url(self.http_port)
 
         def answers() -> bool:
             return bolt_answers(uri, DEFAULT_USER, password) and http_answers(browser)
