@@ -61,6 +61,22 @@ def _write_sample(root: Path, edited: bool) -> None:
     (root / "billing" / "invoice.py").write_text(source, encoding="utf-8")
 
 
+def _say_anchor(
+    memory: GraphMem, belief_id: str, say: Callable[[str], None], remark: str = ""
+) -> str:
+    """Narrates a belief's anchor state, weight and reach (then ``remark``).
+
+    Returns:
+        The anchor state.
+    """
+    status = memory.anchor_status(belief_id)
+    say(
+        f"   anchor: {status.state} (weight {status.anchor_weight}, applies here: "
+        f"{status.applies_here}){remark}"
+    )
+    return status.state
+
+
 def run_demo(memory: GraphMem, say: Callable[[str], None], workdir: Path) -> DemoResult:
     """Writes the scenario into ``memory`` and narrates it through ``say``.
 
@@ -210,25 +226,16 @@ def run_demo(memory: GraphMem, say: Callable[[str], None], workdir: Path) -> Dem
         evidence=[episodes["flaky"]],
         idempotency_key="demo:belief:anchored",
     )
-    states: list[str] = []
-    status = memory.anchor_status(beliefs["anchored"])
-    states.append(status.state)
     say(f"   belief anchored to {TOTAL_KEY}")
-    say(
-        f"   anchor: {status.state} (weight {status.anchor_weight}, applies here: "
-        f"{status.applies_here})"
-    )
+    states = [_say_anchor(memory, beliefs["anchored"], say)]
 
     say("6. Someone edits Invoice.total to build Decimal from floats again; re-index.")
     _write_sample(workdir, edited=True)
     summary = memory.index_code(workdir, "billing-api")
     for change in summary.anchor_changes:
         say(f"   index: {change.before} -> {change.after}: {change.statement}")
-    status = memory.anchor_status(beliefs["anchored"])
-    states.append(status.state)
-    say(
-        f"   anchor: {status.state} (weight {status.anchor_weight}, applies here: "
-        f"{status.applies_here}) - the belief is demoted, never deleted"
+    states.append(
+        _say_anchor(memory, beliefs["anchored"], say, " - the belief is demoted, never deleted")
     )
     # The edit stays: `graphmem beliefs --all-projects --anchor-state drifted` and
     # Browser's drifted-beliefs query show it. A re-run writes the sample afresh.
