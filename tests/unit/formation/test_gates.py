@@ -29,6 +29,15 @@ from graphmem.vectors.protocol import Vectors
 
 EPISODE_ID = "01a230d6-c141-7277-87f4-60f7710e9f0a"
 HELD_EPISODE = "01a230d6-c141-7277-87f4-60f7710e9f0b"
+CACHE_CORRECTED = StoredCorrection(
+    CorrectionKind.CHANGED,
+    BeliefType.FACT,
+    None,
+    "The cache lives for 5 minutes",
+    "The cache lives for 10 minutes",
+    None,
+)
+"""A ``changed`` correction: the cache lives for 10 minutes, not 5."""
 
 
 def _embed(texts: Sequence[str]) -> Vectors:
@@ -131,14 +140,7 @@ def test_rejection_gate_applies_tombstones_and_corrections() -> None:
     context = Context(
         forgotten_digests={statement_digest("Deploys happen on Fridays")},
         stored_corrections=[
-            StoredCorrection(
-                CorrectionKind.CHANGED,
-                BeliefType.FACT,
-                None,
-                "The cache lives for 5 minutes",
-                "The cache lives for 10 minutes",
-                None,
-            ),
+            CACHE_CORRECTED,
             StoredCorrection(
                 CorrectionKind.NOT_TRUE, BeliefType.FACT, None, "Logs go to stdout", None, None
             ),
@@ -217,16 +219,7 @@ def test_a_correction_that_rewrites_into_forgotten_content_forms_nothing() -> No
     episode = _episode(["The cache lives for 5 minutes"])
     context = Context(
         forgotten_digests={statement_digest("The cache lives for 10 minutes")},
-        stored_corrections=[
-            StoredCorrection(
-                CorrectionKind.CHANGED,
-                BeliefType.FACT,
-                None,
-                "The cache lives for 5 minutes",
-                "The cache lives for 10 minutes",
-                None,
-            )
-        ],
+        stored_corrections=[CACHE_CORRECTED],
     )
     decided = _run(episode, context)
     assert _statements(decided) == [] and _gates(decided) == ["rejection"]
