@@ -10,7 +10,8 @@ Each test gets a fresh principal, so tests share the server but never each other
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +165,26 @@ def neo4j_env(neo4j_settings: ConnectionSettings, tmp_path: Path) -> dict[str, s
         "GRAPHMEM_NEO4J_PASSWORD": neo4j_settings.password,
         "GRAPHMEM_PRINCIPAL": f"test-{new_id()}",
     }
+
+
+def race(
+    target: Callable[..., None], worker_args: Sequence[tuple[Any, ...]], timeout: float
+) -> list[Any]:
+    """Runs ``target`` once per ``worker_args``, each in a spawned process, all at once.
+
+    Each process gets its arguments, then a barrier that lets the processes go together
+    and a queue to put its one result on; every process must exit with 0.
+
+    Returns:
+        The results in the order they arrived, each within ``timeout`` seconds.
+    """
+    context = multiprocessing.get_context("spawn")
+    start, results = context.Barrier(len(worker_args)), context.Queue()
+    workers = [context.Process(target=target, args=(*args, start, results)) for args in worker_args]
+    for process in workers:
+        process.start()
+    reported = [results.get(timeout=timeout) for _ in workers]
+    for process in workers:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    return reported

@@ -8,7 +8,7 @@ from typing import Any
 
 from graphmem import GraphMem
 from graphmem.settings import ConnectionSettings
-from tests.integration.conftest import Graph
+from tests.integration.conftest import Graph, race
 
 PROCESSES = 4
 WRITES_EACH = 250
@@ -73,17 +73,6 @@ def test_concurrent_retries_with_one_key_leave_one_node(
     neo4j_settings: ConnectionSettings, make_memory: Callable[..., GraphMem], graph: Graph
 ) -> None:
     principal = make_memory().principal
-    context = multiprocessing.get_context("spawn")
-    start, results = context.Barrier(PROCESSES), context.Queue()
-    workers = [
-        context.Process(target=_keyed_writer, args=(neo4j_settings, principal, "k", start, results))
-        for _ in range(PROCESSES)
-    ]
-    for process in workers:
-        process.start()
-    ids = [results.get(timeout=120) for _ in workers]
-    for process in workers:
-        process.join(timeout=60)
-        assert process.exitcode == 0
+    ids = race(_keyed_writer, [(neo4j_settings, principal, "k")] * PROCESSES, timeout=120)
     assert len(set(ids)) == 1
     assert graph.count(principal, "Belief") == 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 
 from graphmem import GraphMem
 from graphmem.settings import ConnectionSettings
-from tests.integration.conftest import Graph
+from tests.integration.conftest import Graph, race
 
 PROCESSES = 4
 ROUNDS = 3
@@ -84,21 +83,11 @@ def test_four_processes_consolidate_one_episode_without_deadlock(
     principal = memory.principal
     first = memory.consolidate(memory.remember(_episode(-1)))  # live beliefs to compare with
     episode_ids = [memory.remember(_episode(n)) for n in range(ROUNDS)]
-    context = multiprocessing.get_context("spawn")
-    start, results = context.Barrier(PROCESSES), context.Queue()
-    workers = [
-        context.Process(
-            target=_consolidator,
-            args=(neo4j_settings, principal, episode_ids, tmp_path / f"w{n}", start, results),
-        )
-        for n in range(PROCESSES)
-    ]
-    for process in workers:
-        process.start()
-    reports = [results.get(timeout=300) for _ in workers]
-    for process in workers:
-        process.join(timeout=60)
-        assert process.exitcode == 0
+    reports = race(
+        _consolidator,
+        [(neo4j_settings, principal, episode_ids, tmp_path / f"w{n}") for n in range(PROCESSES)],
+        timeout=300,
+    )
     assert [deadlocks for _, deadlocks in reports] == [0] * PROCESSES
     created = len(first.created)
     for episode_id in episode_ids:
