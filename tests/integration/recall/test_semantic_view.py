@@ -12,6 +12,7 @@ from graphmem import GraphMem
 from graphmem.store.database import Database
 from graphmem.store.events import view_events
 from graphmem.vectors.minilm import default_embedder
+from graphmem.vectors.protocol import Embedder
 from graphmem.vectors.views import SemanticView
 
 STATEMENTS = [
@@ -24,6 +25,24 @@ STATEMENTS = [
 ]
 
 
+def _belief_view(
+    database: Database,
+    principal: str,
+    embedder: Embedder,
+    directory: Path | None,
+    exact_max: int | None = None,
+) -> SemanticView:
+    """The principal's belief view, fed from the graph's events."""
+    return SemanticView(
+        partial(view_events, database, principal),
+        principal,
+        "belief",
+        embedder,
+        directory,
+        exact_max=exact_max,
+    )
+
+
 def test_switches_to_hnsw_above_the_threshold_and_filters_removals(
     make_memory: Callable[..., GraphMem], database: Database, tmp_path: Path
 ) -> None:
@@ -33,27 +52,13 @@ def test_switches_to_hnsw_above_the_threshold_and_filters_removals(
     )
     seqs = [memory.get_belief(i).seq for i in ids]
     embedder = default_embedder()
-    view = SemanticView(
-        partial(view_events, database, memory.principal),
-        memory.principal,
-        "belief",
-        embedder,
-        tmp_path,
-        exact_max=3,
-    )
+    view = _belief_view(database, memory.principal, embedder, tmp_path, exact_max=3)
     assert view.sync() == len(STATEMENTS)
     assert view.approximate and view.index.ntotal == len(STATEMENTS)
     query = embedder.embed(["how are invoices rounded?"])[0]
     assert view.search(query, 3)[0].seq == seqs[0]
 
-    reloaded = SemanticView(
-        partial(view_events, database, memory.principal),
-        memory.principal,
-        "belief",
-        embedder,
-        tmp_path,
-        exact_max=3,
-    )
+    reloaded = _belief_view(database, memory.principal, embedder, tmp_path, exact_max=3)
     assert reloaded.approximate and reloaded.watermark == view.watermark
     assert [h.seq for h in reloaded.search(query, 6)] == [h.seq for h in view.search(query, 6)]
 
@@ -74,13 +79,7 @@ def test_stays_exact_below_the_threshold(
 ) -> None:
     memory = make_memory()
     memory.believe_many([{"statement": s, "project": "p", "type": "fact"} for s in STATEMENTS])
-    view = SemanticView(
-        partial(view_events, database, memory.principal),
-        memory.principal,
-        "belief",
-        default_embedder(),
-        None,
-    )
+    view = _belief_view(database, memory.principal, default_embedder(), None)
     view.sync()
     assert not view.approximate and view.index.ntotal == len(STATEMENTS)
     assert view.sync() == 0  # caught up: nothing to apply
