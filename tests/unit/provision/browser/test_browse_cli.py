@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -17,6 +18,14 @@ def _browse(data_dir: Path, *args: str) -> tuple[int, str, str]:
     env = {"GRAPHMEM_DATA_DIR": str(data_dir), "GRAPHMEM_PRINCIPAL": "alice"}
     result = runner.invoke(app, ["browse", *args], env=env)
     return result.exit_code, result.stdout, result.stderr
+
+
+def _link(data_dir: Path, *args: str) -> dict[str, Any]:
+    """The link `browse --json` prints (it must succeed)."""
+    code, out, _ = _browse(data_dir, *args, "--json")
+    assert code == 0
+    link: dict[str, Any] = json.loads(out)
+    return link
 
 
 def _record(data_dir: Path) -> None:
@@ -37,9 +46,7 @@ def test_without_a_managed_server_it_says_how_to_start_one(tmp_path: Path) -> No
 
 def test_the_guide_link_sets_the_principal(tmp_path: Path) -> None:
     _record(tmp_path)
-    code, out, _ = _browse(tmp_path, "--json")
-    assert code == 0
-    link = json.loads(out)
+    link = _link(tmp_path)
     assert link["url"].startswith("http://127.0.0.1:7474/browser/?cmd=edit&arg=")
     assert link["command"] == ':param principal => "alice"'
     assert link["query"] is None
@@ -49,9 +56,7 @@ def test_the_guide_link_sets_the_principal(tmp_path: Path) -> None:
 
 def test_a_query_link_sets_its_parameters_and_names_its_slide(tmp_path: Path) -> None:
     _record(tmp_path)
-    code, out, _ = _browse(tmp_path, "--query", "project", "--project", "billing-api", "--json")
-    assert code == 0
-    link = json.loads(out)
+    link = _link(tmp_path, "--query", "project", "--project", "billing-api")
     assert link["parameters"] == {"principal": "alice", "project": "billing-api"}
     assert link["command"] == ':params {"principal": "alice", "project": "billing-api"}'
     assert link["guide_slide"] == 3 and link["cypher"].startswith("// A project's memory")
@@ -59,9 +64,7 @@ def test_a_query_link_sets_its_parameters_and_names_its_slide(tmp_path: Path) ->
 
 def test_a_mentions_link_sets_the_name(tmp_path: Path) -> None:
     _record(tmp_path)
-    code, out, _ = _browse(tmp_path, "--query", "mentions", "--name", "FIN-212", "--json")
-    assert code == 0
-    link = json.loads(out)
+    link = _link(tmp_path, "--query", "mentions", "--name", "FIN-212")
     assert link["parameters"] == {"principal": "alice", "name": "FIN-212"}
     assert link["cypher"].startswith("// Everything that mentions a name")
     code, _, err = _browse(tmp_path, "--query", "mentions")
