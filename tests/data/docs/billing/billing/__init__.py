@@ -1,0 +1,1 @@
+"""A small billing package: the source tree the docs index."""
