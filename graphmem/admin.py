@@ -1,7 +1,7 @@
 """Admin: what an operator does to the database itself, for no one principal.
 
 Applying the schema, issuing and revoking the bearer tokens ``graphmem serve`` checks
-(design §9), and deleting a principal's whole memory. The CLI and the HTTP server use
+(docs/serving-agents.md), and deleting a principal's whole memory. The CLI and the HTTP server use
 it; agents use :class:`~graphmem.GraphMem`.
 
 Tokens stand for exactly one principal each and are kept in Neo4j as their sha256

@@ -1,4 +1,4 @@
-"""Symbol content hashes and git blob ids (design §4): pure functions.
+"""Symbol content hashes and git blob ids (docs/code-anchors.md): pure functions.
 
 The key format itself is a content rule shared with the store: see
 :func:`graphmem.content.symbol_key`.

@@ -1,4 +1,4 @@
-"""Anchor state at read time (design §4): computed, never stored (rule 4).
+"""Anchor state at read time (docs/code-anchors.md): computed, never stored (rule 4).
 
 A belief's anchor is checked against the code graph of the project being asked about,
 so one belief can be verified in one project and vanished in another.

@@ -1,4 +1,4 @@
-"""Builds and updates a project's derived code graph from source (design §4, rule 1).
+"""Builds and updates a project's derived code graph from source (docs/code-anchors.md, rule 1).
 
 Files whose git blob id is unchanged are skipped before parsing; changed files are
 parsed on all cores and written in batches, each batch one managed transaction that

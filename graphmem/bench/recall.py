@@ -146,7 +146,7 @@ def load_locomo(path: Path) -> DataSet:
 
 
 def load_generic(path: Path) -> DataSet:
-    """Reads the generic format of ``shared/bench/README.md``."""
+    """Reads the generic format (docs/benchmarks.md describes it)."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     data = DataSet(name=raw.get("name", path.stem), conversations=[])
     for conversation in raw["conversations"]:

@@ -38,7 +38,7 @@ class Formation(Capability):
         policy: FormationPolicy | Mapping[str, Any] | None = None,
         extractor: Extractor | None = None,
     ) -> ConsolidationResult:
-        """Forms beliefs from one episode's structured parts (design §6).
+        """Forms beliefs from one episode's structured parts (docs/formation.md).
 
         Candidates (observations → fact, inferences → provisional fact, decisions →
         decision, failed attempts → dead end; ``"label: statement"`` gives a subject)

@@ -177,7 +177,7 @@ class Memory(Capability):
         new: str | BeliefChanges | Mapping[str, Any],
         reason: str,
     ) -> str:
-        """Replaces a belief with a new one, recording why (design rule 3).
+        """Replaces a belief with a new one, recording why (rule 3, docs/architecture.md).
 
         The new belief keeps the old one's project, type, subject, confidence,
         portability, authority, state and anchor unless ``new`` sets them (a new type
@@ -239,7 +239,7 @@ class Memory(Capability):
         statement: str | None = None,
         actor: Authority | str = Authority.USER,
     ) -> CorrectionResult:
-        """Corrects a belief; the correction outlives the belief (design rule 6).
+        """Corrects a belief; the correction outlives the belief (rule 6, docs/architecture.md).
 
         Each kind writes a durable ``:Rejection`` holding the belief's content
         (subject, statement, type), which every later formation run matches by content,

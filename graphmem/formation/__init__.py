@@ -1,1 +1,1 @@
-"""Formation (design §6): turning an episode's structured parts into beliefs."""
+"""Formation (docs/formation.md): turning an episode's structured parts into beliefs."""

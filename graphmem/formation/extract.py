@@ -1,4 +1,4 @@
-"""Candidates for formation, and the extractor port that produces them (design §6).
+"""Candidates for formation, and the extractor port that produces them (docs/formation.md).
 
 The default extractor is deterministic: each structured part of an episode maps to a
 belief type and state. An LLM-based extractor can replace it by implementing
@@ -50,7 +50,7 @@ _PARTS: tuple[tuple[str, BeliefType, BeliefState, EvidenceRole], ...] = (
     ("decisions", BeliefType.DECISION, BeliefState.ACTIVE, EvidenceRole.DECISION),
     ("failed_attempts", BeliefType.DEAD_END, BeliefState.ACTIVE, EvidenceRole.FAILED_ATTEMPT),
 )
-"""Structured part → (type, state, provenance role) (design §6)."""
+"""Structured part → (type, state, provenance role) (docs/formation.md)."""
 
 _LABELLED = re.compile(r"^(?P<label>[^:.!?\n]{1,40}):\s+(?P<statement>\S.*)$", re.DOTALL)
 MAX_LABEL_WORDS = 4

@@ -1,4 +1,4 @@
-"""The formation gates (design §6) as pure functions, and :func:`decide`.
+"""The formation gates (docs/formation.md) as pure functions, and :func:`decide`.
 
 :func:`decide` runs them in order over one episode's candidates: trust (rule 5) →
 tombstones and corrections (rules 6, 7) → novelty (reinforce a live belief with the

@@ -1,4 +1,4 @@
-"""Formation hints consumed (design §11): look for candidates where recall missed.
+"""Formation hints consumed (docs/formation.md): look for candidates where recall missed.
 
 A hint names a subject recall kept missing on (see :meth:`graphmem.GraphMem.hints`).
 Consuming it means looking for candidates on that subject: the episodes not yet

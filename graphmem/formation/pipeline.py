@@ -1,4 +1,4 @@
-"""Consolidation (design §6): one episode through the gates, then one commit.
+"""Consolidation (docs/formation.md): one episode through the gates, then one commit.
 
 Deciding is :func:`graphmem.formation.gates.decide`, over what a store-backed
 :class:`~graphmem.formation.gates.FormationContext` reads (tombstones, corrections,

@@ -1,4 +1,4 @@
-"""Re-derivation (design §6): form a principal's beliefs again from all its episodes.
+"""Re-derivation (docs/formation.md): form a principal's beliefs again from all its episodes.
 
 Opt-in and explicit. Every belief formation made is retired (explicitly stated
 beliefs stay), then every episode is consolidated again, oldest first, under a new

@@ -28,7 +28,7 @@ class Outcome(StrEnum):
 
 
 class Trust(StrEnum):
-    """Whether an episode's content may form beliefs directly (design rule 5)."""
+    """Whether an episode's content may form beliefs directly (rule 5, docs/architecture.md)."""
 
     TRUSTED = "trusted"
     UNTRUSTED = "untrusted"
@@ -124,7 +124,7 @@ DEFAULT_CONFIDENCE = 0.5
 
 
 class Sensitivity(StrEnum):
-    """How sensitive a node's text is (design §11); ``rank`` orders the levels.
+    """How sensitive a node's text is (docs/data-safety.md); ``rank`` orders the levels.
 
     ``public < internal < confidential < secret``. Every read surface has a ceiling and
     shows nothing above it (``graphmem.trust.sensitivity``).
@@ -148,7 +148,7 @@ DEFAULT_SENSITIVITY = Sensitivity.INTERNAL
 
 
 class AnchorState(StrEnum):
-    """Whether a belief's anchor still matches the code (design §4), read-time only."""
+    """Whether a belief's anchor still matches the code (docs/code-anchors.md), read-time only."""
 
     UNANCHORED = "unanchored"
     VERIFIED = "verified"

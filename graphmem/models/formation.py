@@ -23,7 +23,7 @@ DEFAULT_CAPS: dict[EpisodeKind, int] = {
 
 
 class FormationPolicy(InputModel):
-    """The gates of formation (design §6) and their settings.
+    """The gates of formation (docs/formation.md) and their settings.
 
     Each gate can be switched off, which the tests use to show that it does something.
     """
@@ -41,7 +41,7 @@ class FormationPolicy(InputModel):
     """A (subject, type) slot holds one live belief: supersede or flag a conflict."""
     novelty_threshold: Annotated[float, Field(ge=0.0, le=1.0)] = 0.85
     """Cosine at or above which a candidate may repeat a belief (chosen on labelled
-    pairs, see ``graphmem/formation/novelty.py``; the design said 0.88)."""
+    pairs, see ``graphmem/formation/novelty.py``)."""
     caps: dict[EpisodeKind, Annotated[int, Field(ge=0)]] = DEFAULT_CAPS
     """New beliefs per episode kind; kinds not given keep their default."""
     authority: Authority = Authority.AGENT
@@ -86,7 +86,7 @@ class ConsolidationResult(StoredModel):
 
 
 class CorrectionKind(StrEnum):
-    """How a user corrects a belief (design §6)."""
+    """How a user corrects a belief (docs/formation.md)."""
 
     NOT_TRUE = "not_true"
     """Retire it."""

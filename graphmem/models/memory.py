@@ -77,7 +77,7 @@ class NewEpisode(InputModel):
     started_at: AwareDatetime | None = None
     ended_at: AwareDatetime | None = None
     sensitivity: Sensitivity = DEFAULT_SENSITIVITY
-    """At least this; raised to secret when a text holds a secret (design §11)."""
+    """At least this; raised to secret when a text holds a secret (docs/data-safety.md)."""
     idempotency_key: IdempotencyKey | None = None
 
     @field_validator("ended_at")
@@ -169,7 +169,7 @@ class NewBelief(InputModel):
     evidence: Annotated[list[Evidence], Field(max_length=MAX_ITEMS)] = []
     sensitivity: Sensitivity = DEFAULT_SENSITIVITY
     """At least this; raised to secret when its text holds a secret, and never below the
-    level of an episode it was formed from (design §11)."""
+    level of an episode it was formed from (docs/data-safety.md)."""
     idempotency_key: IdempotencyKey | None = None
 
     @field_validator("portability")

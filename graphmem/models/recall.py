@@ -20,7 +20,7 @@ from graphmem.models.enums import AnchorState, BeliefType, EpisodeKind, Outcome,
 
 
 class Arm(StrEnum):
-    """A recall arm (design §5.2)."""
+    """A recall arm (docs/recall.md)."""
 
     LEXICAL = "lexical"
     SEMANTIC = "semantic"
@@ -31,7 +31,7 @@ class Arm(StrEnum):
 
 
 class Decay(StrEnum):
-    """How a belief's weight falls with the writes since it was stated (design §5.4)."""
+    """How a belief's weight falls with the writes since it was stated (docs/recall.md)."""
 
     NONE = "none"
     LINEAR = "linear"
@@ -77,7 +77,7 @@ class _RenderedResult(StoredModel):
     """Candidates removed by the hard filters (superseded, retired, other scope...)."""
     withheld: int = 0
     """The arms' hits above the call's sensitivity ceiling: filtered in the candidates
-    query before fusion and ranking, never shown (design §11)."""
+    query before fusion and ranking, never shown (docs/data-safety.md)."""
     flagged: int = 0
     """Items shown as ``[BLOCKED: reason]``: the injection scan flagged their text."""
     rendered: str
@@ -118,7 +118,7 @@ class EpisodeSearchResult(_RenderedResult):
 
 
 class SnapshotProfile(StrEnum):
-    """How much a session-start snapshot holds (design §5.8)."""
+    """How much a session-start snapshot holds (docs/recall.md)."""
 
     INTERACTIVE = "interactive"
     LONG = "long"

@@ -10,7 +10,7 @@ from graphmem.models.enums import AnchorState, BeliefType
 
 
 class AccessToken(StoredModel):
-    """A bearer token of ``graphmem serve`` (design §9); only its sha256 is stored."""
+    """A bearer token of ``graphmem serve`` (docs/serving-agents.md); only its sha256 is stored."""
 
     id: str
     principal: str

@@ -1,4 +1,4 @@
-"""Chooses how to run Neo4j: an existing server, Docker, or the Maven jars (design §7)."""
+"""Chooses how to run Neo4j: an existing server, Docker, or the Maven jars (docs/neo4j.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def managed_home(data_dir: Path) -> Path:
 def start_server(
     data_dir: Path, bolt_port: int, http_port: int, timeout: float = START_TIMEOUT_S
 ) -> ServerInfo:
-    """Makes sure a Neo4j server runs, in the order of design §7.
+    """Makes sure a Neo4j server runs, in the order docs/neo4j.md gives.
 
     1. a server named by the settings (GRAPHMEM_NEO4J_URI ...) that answers;
     2. the managed server, if it already runs;

@@ -1,4 +1,4 @@
-"""The recall arms (design §5.2) behind one protocol.
+"""The recall arms (docs/recall.md) behind one protocol.
 
 An arm works in two steps around the one round trip that applies the hard filters:
 

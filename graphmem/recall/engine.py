@@ -1,4 +1,4 @@
-"""The recall pipeline (design §5), from the arms to the rendered, traced result.
+"""The recall pipeline (docs/recall.md), from the arms to the rendered, traced result.
 
 Reads never mutate memory (rule 4): anchor state, weights and scores are computed here
 and stored nowhere; the one write is the ``:RecallTrace`` of each call. The arms live
@@ -413,7 +413,7 @@ class RecallEngine:
         profile: SnapshotProfile | str,
         ceiling: Sensitivity = Sensitivity.CONFIDENTIAL,
     ) -> RecallResult:
-        """What to load at the start of a session in ``project`` (design §5.8).
+        """What to load at the start of a session in ``project`` (docs/recall.md).
 
         Raises:
             InvalidInput: Unknown profile.
@@ -542,7 +542,7 @@ class RecallEngine:
                 {name: round(ms, 3) for name, ms in sorted(timings_ms.items())}
             ),
             operator_policy_version=POLICY_VERSION,
-            # A live belief recall that returned nothing is a miss (design §11).
+            # A live belief recall that returned nothing is a miss (docs/recall.md).
             miss_subject=query_subject(request.query)
             if surface == "belief" and not items and request.as_of is None
             else None,

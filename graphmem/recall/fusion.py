@@ -1,4 +1,4 @@
-"""Score-aware fusion of the arms' lists (design §5.3).
+"""Score-aware fusion of the arms' lists (docs/recall.md).
 
 fused(d) = Σ_arm weight_arm * s_arm(d), where an arm that scores (lexical BM25,
 semantic cosine, the graph arm's spread from its seeds) gives its score normalised

@@ -1,4 +1,4 @@
-"""The lexical arm's view: BM25 over one principal's own memory (design §5.2).
+"""The lexical arm's view: BM25 over one principal's own memory (docs/recall.md).
 
 Lucene scores with index-wide statistics, so in a shared Neo4j one principal's ranking
 moved with every other principal's documents. The lexical arm therefore keeps its own

@@ -1,4 +1,4 @@
-"""Read-time ranking (design §5.4): weights reorder, never store, never hide (rule 2).
+"""Read-time ranking (docs/recall.md): weights reorder, never store, never hide (rule 2).
 
 score = relevance * confidence * state_w * anchor_weight * scope_w * decay (* 0.5 when
 disputed by an unspecified correction), with a total order by (score desc, id asc);
@@ -102,7 +102,7 @@ def by_score(scores: Mapping[str, float]) -> list[str]:
 
 
 def confidence_band(confidence: float) -> str:
-    """High ≥ 0.75 > medium ≥ 0.4 > low (design §5.5)."""
+    """High ≥ 0.75 > medium ≥ 0.4 > low (docs/recall.md)."""
     if confidence >= 0.75:
         return "high"
     if confidence >= 0.4:

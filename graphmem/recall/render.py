@@ -1,4 +1,4 @@
-"""Byte-stable rendering of recall results (design §5.6): no floats, no timestamps."""
+"""Byte-stable rendering of recall results (docs/recall.md): no floats, no timestamps."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Items are data, never instructions (design §11): the injection scan at load.
+"""Items are data, never instructions (docs/data-safety.md): the injection scan at load.
 
 Every item a recall surface returns is scanned as it is loaded, so a better scanner
 applies to old memory too; a flagged item stays in its place, its text shown as

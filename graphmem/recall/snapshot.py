@@ -1,4 +1,4 @@
-"""Session-start snapshots (design §5.8): what to load before an agent starts work.
+"""Session-start snapshots (docs/recall.md): what to load before an agent starts work.
 
 No query: the live beliefs that apply in a project. About two thirds of the item cap
 goes to durable ones (preferences, and whatever a user stated), the rest to the
@@ -19,7 +19,7 @@ SNAPSHOT_PROFILES: dict[SnapshotProfile, tuple[int, int]] = {
     SnapshotProfile.LONG: (80, 3_000),
     SnapshotProfile.CHILD: (15, 500),
 }
-"""Snapshot profile → (item cap, token cap) (design §5.8)."""
+"""Snapshot profile → (item cap, token cap) (docs/recall.md)."""
 SNAPSHOT_DURABLE_SHARE = 2 / 3
 """About two thirds of a snapshot goes to durable preferences and user beliefs."""
 SNAPSHOT_POOL = 2_000

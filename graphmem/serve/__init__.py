@@ -1,4 +1,4 @@
-"""Serving agents (design §9): graphmem's tools over MCP, stdio and streamable HTTP.
+"""Serving agents (docs/serving-agents.md): graphmem's tools over MCP, stdio and streamable HTTP.
 
 A thin layer over the client: :mod:`~graphmem.serve.tools` maps each tool to one
 client method, :mod:`~graphmem.serve.server` speaks MCP through the official SDK,

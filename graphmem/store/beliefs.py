@@ -1,4 +1,4 @@
-"""Beliefs (design §2): stated, superseded, retired, forgotten; read with provenance.
+"""Beliefs (docs/architecture.md): stated, superseded, retired, forgotten; read with provenance.
 
 Every write is one managed transaction with one ``:MemoryEvent`` per change; every
 read filters on the principal.
@@ -210,7 +210,7 @@ def lock_belief(
 def supersede(
     db: Database, principal: str, old_id: str, changes: BeliefChanges, reason: str
 ) -> str:
-    """Writes the belief that supersedes ``old_id`` and links it (design rule 3)."""
+    """Writes the belief that supersedes ``old_id`` and links it (rule 3, docs/architecture.md)."""
     now = datetime.now(UTC)
     return write_idempotent(
         db,

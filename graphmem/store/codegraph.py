@@ -1,4 +1,4 @@
-"""The derived code graph (design §4, rule 1): ``:File`` and ``:Symbol`` nodes.
+"""The derived code graph (docs/code-anchors.md, rule 1): ``:File`` and ``:Symbol`` nodes.
 
 Writes here touch only files, symbols and their ``CONTAINS`` / ``REFERENCES`` edges
 (plus re-linking the ``ANCHORED_TO`` and ``TOUCHED`` conveniences); they never create,

@@ -1,4 +1,4 @@
-"""Typed corrections (design §6): a durable Rejection plus its effect, in one transaction.
+"""Typed corrections (docs/formation.md): a durable Rejection plus its effect, in one transaction.
 
 ``not_true`` retires the belief; ``changed`` supersedes it with the corrected statement
 at user authority; ``not_here`` lowers its portability one step and keeps it out of

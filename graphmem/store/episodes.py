@@ -1,4 +1,4 @@
-"""Episodes (design §2): what happened, written in batches and read back by id.
+"""Episodes (docs/architecture.md): what happened, written in batches and read back by id.
 
 Every read filters on the principal.
 """

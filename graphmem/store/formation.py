@@ -1,4 +1,4 @@
-"""Formation's store (design §6): what the gates read, and one commit per episode.
+"""Formation's store (docs/formation.md): what the gates read, and one commit per episode.
 
 The pipeline in :mod:`graphmem.formation.pipeline` decides from what the readers here
 return; :func:`commit_formation` writes what it decided, all-or-nothing, with one

@@ -1,4 +1,4 @@
-"""Formation hints (design §11): what recall kept missing on, for formation to consume.
+"""Formation hints (docs/formation.md): what recall kept missing on, for formation to consume.
 
 Hints are queued by the trace writer (``hint/queue``, in the transaction that writes
 the missed recalls' traces); this module lists them, hands the open ones to

@@ -1,4 +1,4 @@
-"""The read side of recall (design §5): arm hits and filtered candidates, typed.
+"""The read side of recall (docs/recall.md): arm hits and filtered candidates, typed.
 
 Every query filters on the principal. The candidates of one recall come back in one
 round trip: the arms' hits and the graph arm's expansion from its seeds, all through

@@ -1,4 +1,4 @@
-"""Recall traces (design §5.7): written off the answer's path in batches, read back.
+"""Recall traces (docs/recall.md): written off the answer's path in batches, read back.
 
 A recall hands its ``:RecallTrace`` to a background writer and returns at once. The
 writer waits up to ``BATCH_SECONDS`` for more traces and writes them all in one
@@ -7,7 +7,7 @@ on a 2-core machine where Neo4j, the embedder and the caller share the CPU.
 :meth:`TraceWriter.flush` (and so ``GraphMem.get_trace`` and ``close``) waits until
 every trace handed over so far is written.
 
-The same transaction counts the batch's misses (design §11): a trace whose recall
+The same transaction counts the batch's misses (docs/recall.md): a trace whose recall
 returned nothing carries ``miss_subject``, and enough misses on one subject within
 the window queue one ``:FormationHint`` (``hint/queue``). Citations (:func:`cite`) and
 the retention sweep (:func:`sweep_operator_fields`) write traces afterwards.

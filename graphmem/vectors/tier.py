@@ -1,4 +1,4 @@
-"""The transient tier's byte budget (design §6): derived files, least recently used out.
+"""The transient tier's byte budget (docs/formation.md): derived files, least recently used out.
 
 The transient tier is what can be rebuilt from the graph: the views under
 ``<data dir>/views`` (one entry per principal, surface and kind — FAISS semantic or

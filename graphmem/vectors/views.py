@@ -1,4 +1,4 @@
-"""The semantic arm's FAISS view: derived, local, rebuildable (design §5).
+"""The semantic arm's FAISS view: derived, local, rebuildable (docs/recall.md).
 
 One index per principal and surface (beliefs or episodes), ids being the nodes'
 creation ``seq``. It records the highest event seq it covers and, before answering,
