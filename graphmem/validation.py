@@ -52,13 +52,19 @@ def problem_message(problem: ErrorDetails) -> str:
         return f"not valid: {PATTERN_WORDS[pattern]}"
     if problem["type"] == "string_pattern_mismatch":
         return "does not have the required form (see details.pattern)"
+    if problem["type"] == "string_unicode":
+        return "not valid UTF-8 (undecodable bytes or a lone surrogate)"
     return problem["msg"]
+
+
+_RULES = {"string_unicode": "utf8"}
+"""pydantic's error types that graphmem names otherwise (the rule every entry point uses)."""
 
 
 def _problem(problem: ErrorDetails) -> dict[str, str]:
     described = {
         "field": ".".join(str(part) for part in problem["loc"]) or "input",
-        "rule": problem["type"],
+        "rule": _RULES.get(problem["type"], problem["type"]),
         "message": problem_message(problem),
     }
     pattern = (problem.get("ctx") or {}).get("pattern")

@@ -46,6 +46,22 @@ def _opened(path: str | Path, mode: Literal["r", "w"], field: str) -> Iterator[I
         ) from None
 
 
+@contextmanager
+def _read_binary(path: str | Path, field: str) -> Iterator[IO[bytes]]:
+    """The file at ``path`` opened for reading bytes; ``field`` names it in the error.
+
+    Raises:
+        InvalidInput: The file cannot be opened or read (rule ``file``).
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            yield stream
+    except OSError as error:
+        raise InvalidInput(
+            f"{field}: cannot read {path}: {error.strerror}", field=field, rule="file"
+        ) from None
+
+
 class Transfer(Capability):
     """Export this principal's memory, and import an export."""
 
@@ -83,7 +99,7 @@ class Transfer(Capability):
 
     def import_memory(
         self,
-        source: IO[str] | str | Path,
+        source: IO[str] | IO[bytes] | str | Path,
         *,
         as_principal: str | None = None,
         progress: Callable[[int, int], None] | None = None,
@@ -95,7 +111,8 @@ class Transfer(Capability):
         file's order. Importing the same file again writes nothing.
 
         Args:
-            source: A text stream, or the path of the file to read.
+            source: A text or binary stream, or the path of the file to read (bytes
+                are decoded as UTF-8; a line that is not is refused, naming it).
             as_principal: Re-own the memory: write it for this principal (ids another
                 principal holds get new ones, consistently). Without it, the file
                 must hold this client's principal's memory.
@@ -114,13 +131,8 @@ class Transfer(Capability):
                 rule="pattern",
             )
         if isinstance(source, str | Path):
-            try:
-                with _opened(source, "r", "source") as stream:
-                    return importer.import_memory(
-                        self._db, self._principal, stream, as_principal, progress
-                    )
-            except UnicodeDecodeError:
-                raise InvalidInput(
-                    f"source: {source} is not UTF-8 text", field="source", rule="utf8"
-                ) from None
+            with _read_binary(source, "source") as stream:
+                return importer.import_memory(
+                    self._db, self._principal, stream, as_principal, progress
+                )
         return importer.import_memory(self._db, self._principal, source, as_principal, progress)

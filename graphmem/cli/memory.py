@@ -1,6 +1,5 @@
 """Memory commands: init, remember, believe, supersede, show, history, beliefs."""
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -8,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from graphmem import limits
 from graphmem.admin import Admin
 from graphmem.cli._common import (
     AllProjectsOption,
@@ -21,6 +21,7 @@ from graphmem.cli._common import (
     print_json,
 )
 from graphmem.errors import InvalidInput, NotFound
+from graphmem.limits import MAX_LINE_BYTES
 from graphmem.models import ID_PATTERN, Belief, Episode, Sensitivity
 from graphmem.recall.ranking import confidence_band
 from graphmem.trust.sensitivity import parse_sensitivity
@@ -33,39 +34,17 @@ IdempotencyKeyOption = Annotated[str | None, typer.Option(help="Makes a retry a 
 AuthorityOption = Annotated[str, typer.Option(help="user|agent|tool|external.")]
 
 
-MAX_JSON_CHARS = 64 * 1024 * 1024
-"""The largest JSON input read (a full batch of maximum-size episodes fits)."""
-
-
 def _read_json(source: str) -> Any:
+    """The JSON in FILE (``-``: stdin), held to the input-limits policy."""
     try:
-        text = (
-            sys.stdin.read(MAX_JSON_CHARS + 1)
+        data = (
+            sys.stdin.buffer.read(MAX_LINE_BYTES + 1)
             if source == "-"
-            else Path(source).read_text(encoding="utf-8")
+            else Path(source).read_bytes()
         )
     except OSError as error:
         raise InvalidInput(f"FILE: cannot read {source}: {error.strerror}", field="FILE") from None
-    except UnicodeDecodeError:
-        raise InvalidInput(f"FILE: {source} is not UTF-8 text", field="FILE", rule="utf8") from None
-    if len(text) > MAX_JSON_CHARS:
-        raise InvalidInput(
-            f"FILE: the JSON input is larger than {MAX_JSON_CHARS} characters; split it",
-            field="FILE",
-            rule="size",
-        )
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(
-            f"FILE: not valid JSON ({error.msg} at line {error.lineno})", field="FILE", rule="json"
-        ) from None
-    except RecursionError:
-        raise InvalidInput(
-            "FILE: the JSON nests too deeply (episodes and beliefs are a few levels deep)",
-            field="FILE",
-            rule="depth",
-        ) from None
+    return limits.loads(data, "FILE")
 
 
 def _describe_belief(belief: Belief) -> str:

@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
             open_memory(principal, data_dir) as memory,
             progress_task(as_json, "importing") as report,
         ):
-            stream = sys.stdin if source == "-" else Path(source)
+            stream = sys.stdin.buffer if source == "-" else Path(source)
             summary = memory.import_memory(stream, as_principal=as_principal, progress=report)
         if as_json:
             print_json(summary.model_dump(mode="json"))

@@ -7,9 +7,11 @@ Every limit lives here, so a bad value is refused before anything reaches the da
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic_core import PydanticCustomError
 
 MAX_STATEMENT_CHARS = 4_000
 
@@ -72,18 +74,53 @@ def _clean_text(value: str) -> str:
 
 _CLEAN = AfterValidator(_clean_text)
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""Control characters other than tab, line feed and carriage return (C0, DEL and C1)."""
+
+
+def _no_control(value: str) -> str:
+    found = _CONTROL.search(value)
+    if found is not None:
+        raise PydanticCustomError(
+            "control_character",
+            "holds the control character U+{code} at character {at}; statements and titles "
+            "are text (tabs and line breaks are allowed)",
+            {"code": f"{ord(found.group()):04X}", "at": found.start()},
+        )
+    return value
+
+
+_TEXT_ONLY = AfterValidator(_no_control)
+
+
+def _inside_project(value: str) -> str:
+    parts = value.replace("\\", "/").split("/")
+    if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value) or parts[0] == "~":
+        raise PydanticCustomError(
+            "relative_path",
+            "must be a path relative to the project's root (like src/app.py), not an absolute one",
+        )
+    if ".." in parts:
+        raise PydanticCustomError(
+            "relative_path", "must stay inside the project: no '..' parts (like src/app.py)"
+        )
+    return value
+
+
+_INSIDE_PROJECT = AfterValidator(_inside_project)
+
 
 def _limit(max_chars: int) -> StringConstraints:
     return StringConstraints(strict=True, min_length=1, max_length=max_chars)
 
 
-Statement = Annotated[str, _limit(MAX_STATEMENT_CHARS), _CLEAN]
+Statement = Annotated[str, _limit(MAX_STATEMENT_CHARS), _CLEAN, _TEXT_ONLY]
 
 
 Subject = Annotated[str, _limit(MAX_SUBJECT_CHARS), _CLEAN]
 
 
-Title = Annotated[str, _limit(MAX_TITLE_CHARS), _CLEAN]
+Title = Annotated[str, _limit(MAX_TITLE_CHARS), _CLEAN, _TEXT_ONLY]
 
 
 EpisodeText = Annotated[str, _limit(MAX_EPISODE_TEXT_CHARS), _CLEAN]
@@ -93,6 +130,9 @@ Item = Annotated[str, _limit(MAX_ITEM_CHARS), _CLEAN]
 
 
 CodePath = Annotated[str, _limit(MAX_PATH_CHARS), _CLEAN]
+
+
+ProjectPath = Annotated[str, _limit(MAX_PATH_CHARS), _CLEAN, _INSIDE_PROJECT]
 
 
 Reason = Annotated[str, _limit(MAX_REASON_CHARS), _CLEAN]

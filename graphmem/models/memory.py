@@ -23,7 +23,6 @@ from graphmem.models.base import (
     MAX_BATCH_ROWS,
     MAX_ITEMS,
     MAX_PATH_CHARS,
-    CodePath,
     CommitId,
     Confidence,
     EpisodeText,
@@ -32,6 +31,7 @@ from graphmem.models.base import (
     InputModel,
     Items,
     Name,
+    ProjectPath,
     Reason,
     Statement,
     StoredModel,
@@ -71,7 +71,7 @@ class NewEpisode(InputModel):
     decisions: Items = []
     failed_attempts: Items = []
     unresolved: Items = []
-    paths: Annotated[list[CodePath], Field(max_length=MAX_ITEMS)] = []
+    paths: Annotated[list[ProjectPath], Field(max_length=MAX_ITEMS)] = []
     commits: Annotated[list[CommitId], Field(max_length=MAX_ITEMS)] = []
     parent: Id | None = None
     started_at: AwareDatetime | None = None
@@ -103,7 +103,7 @@ class AnchorRef(InputModel):
         ]
         | None
     ) = None
-    path: CodePath | None = None
+    path: ProjectPath | None = None
     symbol: Subject | None = None
 
     @model_validator(mode="before")

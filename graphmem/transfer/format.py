@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
+from graphmem import limits
 from graphmem.errors import InvalidInput
 from graphmem.models import Id, Name
 from graphmem.store.database import Scalar
@@ -213,9 +214,11 @@ def problem(line: int, field: str, rule: str, message: str) -> InvalidInput:
 
 def _loads(text: str, line: int) -> dict[str, Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise problem(line, "line", "json", f"not JSON ({error.msg})") from None
+        data = limits.loads(text, "line")
+    except InvalidInput as error:
+        field = str(error.field)
+        where = field.removeprefix("line.") if field != "line" else field
+        raise problem(line, where, str(error.rule), error.message.split(": ", 1)[-1]) from None
     if not isinstance(data, dict):
         raise problem(line, "line", "json", "a line is one JSON object")
     return data
@@ -279,9 +282,14 @@ def dump_line(line: Header | Record) -> str:
     return json.dumps(line.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
 
 
-def numbered_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """The non-empty lines with their 1-based numbers (a trailing newline is fine)."""
-    for number, text in enumerate(lines, start=1):
+def numbered_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str]]:
+    """The non-empty lines with their 1-based numbers (a trailing newline is fine).
+
+    Lines read from a binary stream are decoded by the input-limits policy, so bytes that
+    are not UTF-8 are refused naming the field that holds them.
+    """
+    for number, line in enumerate(lines, start=1):
+        text = limits.decode(line) if isinstance(line, bytes) else line
         stripped = text.rstrip("\n").rstrip("\r")
         if stripped.strip():
             yield number, stripped

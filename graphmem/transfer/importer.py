@@ -76,7 +76,7 @@ def _check_reference(
         raise problem(line, name, "reference", f"{target} is no {wanted} in this file")
 
 
-def parse_export(lines: Iterable[str]) -> ParsedExport:
+def parse_export(lines: Iterable[str | bytes]) -> ParsedExport:
     """Validates every line of an export before anything is written.
 
     Raises:
@@ -283,7 +283,7 @@ def _add_missing_projects(rows: MemoryRows) -> None:
 def import_memory(
     db: Database,
     principal: str,
-    lines: Iterable[str],
+    lines: Iterable[str | bytes],
     as_principal: str | None,
     progress: Progress | None = None,
 ) -> ImportSummary:

@@ -6,6 +6,7 @@ Each example runs one command in-process (CliRunner) against the test server.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,7 +32,7 @@ integers = st.one_of(
 words = st.text(max_size=40)
 
 
-def _check(env: dict[str, str], args: list[str], stdin: str | None = None) -> None:
+def _check(env: dict[str, str], args: list[str], stdin: str | bytes | None = None) -> None:
     result = runner.invoke(app, args, env=env, input=stdin)
     assert result.exit_code in EXIT_CODES, (args, result.output, result.exception)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
@@ -80,14 +81,54 @@ json_values = st.recursive(
 )
 
 
-@FUZZ
-@given(
-    stdin=st.one_of(
-        words,
-        json_values.map(json.dumps),
-        st.integers(min_value=1, max_value=200_000).map(lambda n: "[" * n),
-        st.integers(min_value=1, max_value=200_000).map(lambda n: '{"a":' * n),
-    )
+huge_integers = st.integers(min_value=20, max_value=20_000).map(lambda n: "9" * n)
+"""Integers past 64 bits and past Python's 4,300-digit conversion limit."""
+
+
+def _nested(depth: int, leaf: str) -> str:
+    return '{"a":' * depth + leaf + "}" * depth
+
+
+json_documents = st.one_of(
+    words,
+    json_values.map(json.dumps),
+    st.integers(min_value=1, max_value=200_000).map(lambda n: "[" * n),
+    st.integers(min_value=1, max_value=200_000).map(lambda n: '{"a":' * n),
+    st.tuples(st.integers(min_value=1, max_value=3_000), huge_integers).map(lambda t: _nested(*t)),
+    huge_integers.map(
+        lambda n: json.dumps({"project": "p", "title": "t", "kind": "task"})[:-1] + f', "n": {n}}}'
+    ),
+    st.binary(max_size=200),
 )
-def test_remember_any_stdin(neo4j_env: dict[str, str], stdin: str) -> None:
-    _check(neo4j_env, ["remember", "-"], stdin)
+"""What a command that reads JSON may be given: text, JSON, bytes, depth and huge numbers."""
+
+export_lines = st.one_of(
+    json_documents,
+    json_documents.map(lambda line: f'{{"format":"graphmem-export","version":1}}\n{line}'),
+)
+"""An import's input: a document alone, or after a header line."""
+
+
+READS_JSON = [("remember", json_documents), ("import", export_lines)]
+"""Every command that reads JSON, and what it may be given."""
+
+
+@settings(FUZZ, max_examples=100)
+@given(data=st.data(), from_file=st.booleans())
+def test_every_command_that_reads_json(
+    neo4j_env: dict[str, str], tmp_path: Path, data: st.DataObject, from_file: bool
+) -> None:
+    command, documents = data.draw(st.sampled_from(READS_JSON))
+    document = data.draw(documents)
+    if from_file:
+        _check(neo4j_env, [command, str(_written(tmp_path, document))])
+    else:
+        _check(neo4j_env, [command, "-"], document)
+
+
+def _written(directory: Path, document: str | bytes) -> Path:
+    path = directory / "input.json"
+    path.write_bytes(
+        document if isinstance(document, bytes) else document.encode("utf-8", "surrogatepass")
+    )
+    return path

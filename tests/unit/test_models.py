@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import pytest
@@ -94,8 +95,46 @@ def test_episode_limits() -> None:
 
 @given(
     st.text(min_size=1, max_size=200).filter(
-        lambda s: s.strip() and "\x00" not in s and not any(0xD800 <= ord(c) <= 0xDFFF for c in s)
+        lambda s: (
+            s.strip()
+            and not any(0xD800 <= ord(c) <= 0xDFFF for c in s)
+            and not any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in s)
+        )
     )
 )
 def test_any_clean_text_is_kept_verbatim(text: str) -> None:
     assert NewBelief.model_validate({**BASE, "statement": text}).statement == text
+
+
+@given(st.characters(categories=["Cc"], exclude_characters="\x00\t\n\r"))  # NUL: any text
+def test_a_control_character_is_refused_in_statements_and_titles(control: str) -> None:
+    with pytest.raises(ValidationError, match="control_character"):
+        NewBelief.model_validate({**BASE, "statement": f"a{control}b"})
+    with pytest.raises(ValidationError, match="control_character"):
+        NewEpisode.model_validate({"project": "p", "title": f"a{control}b"})
+    episode = NewEpisode.model_validate({"project": "p", "title": "t", "text": f"a{control}b"})
+    assert episode.text == f"a{control}b"  # an episode's text may quote terminal output
+
+
+@pytest.mark.parametrize(
+    ("path", "kept"),
+    [
+        ("src/app.py", True),
+        ("./src/app.py", True),
+        ("a..b/c", True),
+        ("../etc/shadow", False),
+        ("src/../../etc", False),
+        ("src\\..\\..\\etc", False),
+        ("/etc/shadow", False),
+        ("\\\\server\\share", False),
+        ("C:\\Windows", False),
+        ("~/.ssh/id_rsa", False),
+    ],
+)
+def test_an_episode_path_stays_inside_the_project(path: str, kept: bool) -> None:
+    fields = {"project": "p", "title": "t", "paths": [path]}
+    if kept:
+        assert NewEpisode.model_validate(fields).paths == [path]
+    else:
+        with pytest.raises(ValidationError, match="relative_path"):
+            NewEpisode.model_validate(fields)
