@@ -10,7 +10,9 @@ JSON-safe values) for programs, and the CLI's exit code for its cause::
     ├── WriteConflict               the write does not fit the memory as it is now
     │   ├── StateConflict        5  not allowed in the node's current state (already
     │   │                           superseded, retired...): retrying gives the same
-    │   └── ConcurrentWrite      6  other writers changed what it rests on: retry it
+    │   ├── ConcurrentWrite      6  other writers changed what it rests on: retry it
+    │   └── IdempotencyConflict 10  the idempotency key names an earlier write with
+    │                               another payload: use a new key for a new write
     ├── ConfigError              7  settings missing or malformed (what to set, where)
     ├── ClientClosed             9  the client was closed; open a new one
     ├── DatabaseUnavailable      3  Neo4j cannot be reached or refused the credentials
@@ -103,6 +105,17 @@ class ConcurrentWrite(WriteConflict):
 
     exit_code = 6
     retryable = True
+
+
+class IdempotencyConflict(WriteConflict):
+    """The idempotency key was used before by a write with another payload.
+
+    ``details`` names ``field`` (``idempotency_key``), ``rule`` (``same_payload``), the
+    ``key``, the ``existing_id`` written under it (absent when the earlier use is a
+    row of the same batch) and, in batches, the ``row``. Retrying gives the same.
+    """
+
+    exit_code = 10
 
 
 class ConfigError(GraphMemError):

@@ -56,14 +56,16 @@ class Memory(Capability):
 
         Args:
             episode: A :class:`NewEpisode` or a mapping of its fields. With an
-                ``idempotency_key`` seen before, nothing is written and the earlier
-                episode's id is returned.
+                ``idempotency_key`` seen before with the same fields, nothing is
+                written and the earlier episode's id is returned.
             consolidate: Also form beliefs from its structured parts now (see
                 :meth:`~graphmem.GraphMem.consolidate`, default policy).
 
         Raises:
             InvalidInput: A field breaks a rule (``details`` names it).
             NotFound: ``parent`` names no episode of this principal.
+            IdempotencyConflict: The ``idempotency_key`` was used before with other
+                fields.
         """
         parsed = parse(NewEpisode, episode)
         episode_id = episode_store.create_episodes(
@@ -76,9 +78,14 @@ class Memory(Capability):
     def remember_many(self, episodes: Iterable[NewEpisode | Mapping[str, Any]]) -> list[str]:
         """Records episodes in one all-or-nothing transaction; returns ids in order.
 
+        Rows sharing an ``idempotency_key`` (with each other or with an earlier write)
+        get one id; they must have the same fields.
+
         Raises:
             InvalidInput: A row breaks a rule; ``details`` names ``row`` and ``field``.
                 Nothing of the batch is written.
+            IdempotencyConflict: A row's ``idempotency_key`` was used before, or by an
+                earlier row, with other fields (``details`` names the ``row``).
         """
         parsed = parse_batch(NewEpisode, episodes, "episodes")
         return episode_store.create_episodes(self._db, self._principal, parsed, row_numbers=True)
@@ -130,12 +137,15 @@ class Memory(Capability):
             sensitivity: public, internal (default), confidential or secret; a
                 statement that holds a secret (a key, token, password...) is stored
                 secret whatever is given.
-            idempotency_key: Makes a retried write a no-op that returns the first id.
+            idempotency_key: Makes a retried write (same arguments) a no-op that
+                returns the first id.
 
         Raises:
             InvalidInput: A field breaks a rule.
             NotFound: An evidence id names no episode of this principal, or the anchor
                 names no symbol of the project's code graph.
+            IdempotencyConflict: ``idempotency_key`` was used before with other
+                arguments.
         """
         fields = {
             "statement": statement,
@@ -167,6 +177,8 @@ class Memory(Capability):
         Raises:
             InvalidInput: A row breaks a rule; ``details`` names ``row`` and ``field``.
                 Nothing of the batch is written.
+            IdempotencyConflict: A row's ``idempotency_key`` was used before, or by an
+                earlier row, with other fields (``details`` names the ``row``).
         """
         parsed = parse_batch(NewBelief, beliefs, "beliefs")
         return belief_store.create_beliefs(self._db, self._principal, parsed, row_numbers=True)
@@ -192,10 +204,15 @@ class Memory(Capability):
         Returns:
             The new belief's id.
 
+        With an ``idempotency_key`` in ``new``, the same call made again returns the
+        first new id and writes nothing.
+
         Raises:
             NotFound: ``old_id`` names no belief of this principal.
             StateConflict: The old belief is already superseded or retired.
             InvalidInput: A field breaks a rule.
+            IdempotencyConflict: The ``idempotency_key`` was used before by another
+                write (another old belief, statement, field or reason).
         """
         check_id(old_id, "old_id")
         fields: BeliefChanges | Mapping[str, Any]

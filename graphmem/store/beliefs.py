@@ -31,10 +31,14 @@ from graphmem.store.anchoring import AnchorRequest, resolve_anchors
 from graphmem.store.database import Database, native, plain, run
 from graphmem.store.ids import new_id
 from graphmem.store.writes import (
+    IDEMPOTENCY_DIGEST,
     assign_ids,
     check_episodes_exist,
     existing_keys,
+    idempotency_conflict,
+    payload_digest,
     positions,
+    same_payload,
     stamp,
     write_idempotent,
 )
@@ -141,13 +145,21 @@ def create_beliefs(
 
     def work(tx: ManagedTransaction) -> list[str]:
         keys = [b.idempotency_key for b in beliefs]
-        assigned = assign_ids(keys, existing_keys(tx, "belief", principal, keys))
+        digests = [payload_digest("belief", b) if b.idempotency_key else None for b in beliefs]
+        assigned = assign_ids(
+            keys, digests, existing_keys(tx, "belief", principal, keys), row_numbers=row_numbers
+        )
         pending = [
             PendingBelief(
-                index if row_numbers else None, belief, belief_id, Scope.PROJECT, [belief.project]
+                index if row_numbers else None,
+                belief,
+                belief_id,
+                Scope.PROJECT,
+                [belief.project],
+                extra={IDEMPOTENCY_DIGEST: digest},
             )
-            for index, (belief, (belief_id, is_new)) in enumerate(
-                zip(beliefs, assigned, strict=True)
+            for index, (belief, digest, (belief_id, is_new)) in enumerate(
+                zip(beliefs, digests, assigned, strict=True)
             )
             if is_new
         ]
@@ -230,16 +242,14 @@ def supersede_in(
     """Supersedes ``old_id`` inside the caller's transaction; returns the new id."""
     old, superseded_by = lock_belief(tx, principal, old_id, "old_id")
     key = changes.idempotency_key
-    earlier = existing_keys(tx, "belief", principal, [key]).get(key) if key else None
-    if earlier is not None:  # a retry: only valid if that write superseded old_id
-        if superseded_by == earlier:
-            return earlier
-        raise InvalidInput(
-            f"idempotency_key: {key!r} was used by another write, not by a supersession "
-            f"of {old_id}",
-            field="idempotency_key",
-            rule="reused",
-        )
+    digest = None
+    if key is not None:
+        digest = payload_digest("supersede", changes, old_id=old_id, reason=reason)
+        earlier = existing_keys(tx, "belief", principal, [key]).get(key)
+        if earlier is not None:  # a retry only if it is this supersession of old_id
+            if superseded_by == earlier.id and same_payload(earlier, digest):
+                return earlier.id
+            raise idempotency_conflict(key, row=None, existing_id=earlier.id)
     if old.get("superseded_at") is not None:
         raise StateConflict(
             f"old_id: belief {old_id} is already superseded; supersede the newest "
@@ -270,6 +280,7 @@ def supersede_in(
         [new.project],
         anchor_key=old.get("anchor_key"),  # kept unless the writer re-anchors
         anchor_hash=old.get("anchor_hash"),
+        extra={IDEMPOTENCY_DIGEST: digest},
     )
     (pending,) = _with_anchors(tx, principal, [pending])
     insert_beliefs(tx, principal, now, [pending])

@@ -15,9 +15,11 @@ from graphmem.entities.mentions import batched, episode_mentions
 from graphmem.models import Episode, NewEpisode
 from graphmem.store.database import Database, plain, run
 from graphmem.store.writes import (
+    IDEMPOTENCY_DIGEST,
     assign_ids,
     check_episodes_exist,
     existing_keys,
+    payload_digest,
     positions,
     stamp,
     write_idempotent,
@@ -25,9 +27,15 @@ from graphmem.store.writes import (
 from graphmem.trust.sensitivity import EPISODE_TEXTS, effective, texts_of
 
 
-def _episode_row(episode: NewEpisode, episode_id: str) -> dict[str, Any]:
+def _digest(episode: NewEpisode) -> str | None:
+    """The payload digest its idempotency key stands for (None without a key)."""
+    return payload_digest("episode", episode) if episode.idempotency_key else None
+
+
+def _episode_row(episode: NewEpisode, episode_id: str, digest: str | None) -> dict[str, Any]:
     props = episode.model_dump(exclude={"parent"})
     props["id"] = episode_id
+    props[IDEMPOTENCY_DIGEST] = digest
     props["sensitivity"] = effective(episode.sensitivity, texts_of(props, EPISODE_TEXTS))
     return {"props": props, "parent": episode.parent}
 
@@ -39,12 +47,15 @@ def create_episodes(
     now = datetime.now(UTC)
 
     def work(tx: ManagedTransaction) -> list[str]:
-        existing = existing_keys(tx, "episode", principal, [e.idempotency_key for e in episodes])
-        assigned = assign_ids([e.idempotency_key for e in episodes], existing)
+        keys = [e.idempotency_key for e in episodes]
+        digests = [_digest(e) for e in episodes]
+        assigned = assign_ids(
+            keys, digests, existing_keys(tx, "episode", principal, keys), row_numbers=row_numbers
+        )
         rows = [
-            (index, episode, episode_id)
-            for index, (episode, (episode_id, is_new)) in enumerate(
-                zip(episodes, assigned, strict=True)
+            (index, episode, episode_id, digest)
+            for index, (episode, digest, (episode_id, is_new)) in enumerate(
+                zip(episodes, digests, assigned, strict=True)
             )
             if is_new
         ]
@@ -53,14 +64,16 @@ def create_episodes(
             principal,
             [
                 (index if row_numbers else None, "parent", episode.parent)
-                for index, episode, _ in rows
+                for index, episode, _, _ in rows
                 if episode.parent is not None
             ],
         )
         if rows:
-            new = [_episode_row(episode, episode_id) for _, episode, episode_id in rows]
+            new = [
+                _episode_row(episode, episode_id, digest) for _, episode, episode_id, digest in rows
+            ]
             names, mentions = batched([episode_mentions(row["props"]) for row in new])
-            projects, in_project = positions([[episode.project] for _, episode, _ in rows])
+            projects, in_project = positions([[episode.project] for _, episode, _, _ in rows])
             run(
                 tx,
                 "episode/create",
@@ -73,7 +86,7 @@ def create_episodes(
                 names=names,
                 projects=projects,
             )
-            stamp(tx, "episode", principal, [episode_id for _, _, episode_id in rows], now)
+            stamp(tx, "episode", principal, [episode_id for _, _, episode_id, _ in rows], now)
         return [episode_id for episode_id, _ in assigned]
 
     return write_idempotent(db, work, keyed=any(e.idempotency_key for e in episodes))

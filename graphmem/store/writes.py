@@ -2,23 +2,31 @@
 
 Every write runs in one managed transaction, draws its ``seq`` values from the clock
 inside that transaction, appends one ``:MemoryEvent`` per change, and is a no-op when
-its ``idempotency_key`` was written before. Creates take the clock last (:func:`stamp`),
-so a writer holds it only for the stamp and the commit; :data:`CLOCK_WAITS` keeps how
-long the latest stamps took, waiting included.
+its ``idempotency_key`` was written before with the same payload. A keyed node keeps
+the :func:`payload_digest` of the write that made it (``idempotency_digest``); the key
+reused with another payload raises :class:`~graphmem.errors.IdempotencyConflict`.
+Creates take the clock last (:func:`stamp`), so a writer holds it only for the stamp
+and the commit; :data:`CLOCK_WAITS` keeps how long the latest stamps took, waiting
+included.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
-from typing import Literal, TypeVar
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any, Literal, TypeVar
 
 from neo4j import ManagedTransaction
+from pydantic import BaseModel
 
-from graphmem.errors import DatabaseError, MigrationError, NotFound
+from graphmem.errors import DatabaseError, IdempotencyConflict, MigrationError, NotFound
 from graphmem.store.database import Database, run
 from graphmem.store.ids import new_id
 
@@ -29,10 +37,12 @@ _CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
 
 
 def write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keyed: bool) -> T:
-    """Runs a write; if it is keyed and a concurrent twin won the key, runs it again.
+    """Runs a write; if it is keyed and a concurrent writer won the key, runs it again.
 
     The uniqueness constraint on (principal, idempotency_key) makes the loser fail; on
-    the next attempt its key lookup finds the winner's node and writes nothing.
+    the next attempt its key lookup finds the winner's node and writes nothing: it
+    returns the winner's id when the payloads agree, and raises
+    :class:`~graphmem.errors.IdempotencyConflict` when they do not.
     """
     attempt = 0
     while True:
@@ -105,15 +115,93 @@ def stamp(
         )
 
 
+IDEMPOTENCY_DIGEST = "idempotency_digest"
+"""The property holding the payload digest of the write that made a keyed node."""
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` as plain JSON values: times in UTC, enums as their values."""
+    if isinstance(value, Mapping):
+        return {str(key): _canonical(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def payload_digest(write: str, payload: BaseModel, **context: str) -> str:
+    """The sha256 (hex) of a keyed write's canonical payload: what the key stands for.
+
+    The canonical form is compact, key-sorted JSON of ``[write, context, fields]``:
+    ``fields`` are the validated payload's fields that differ from their defaults (so
+    a default given explicitly, or a field added later with a default, changes
+    nothing), without ``idempotency_key`` itself; times are in UTC.
+
+    Args:
+        write: Which kind of write (``episode``, ``belief``, ``supersede``): one key
+            never stands for two kinds.
+        payload: The validated input model.
+        **context: The write's other arguments (a supersession's ``old_id``, ``reason``).
+    """
+    fields = payload.model_dump(exclude={"idempotency_key"}, exclude_defaults=True)
+    canonical = json.dumps(
+        _canonical([write, context, fields]),
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """The node already written under an idempotency key."""
+
+    id: str
+    digest: str | None
+    """Its write's payload digest; None for nodes written before digests were kept."""
+
+
 def existing_keys(
     tx: ManagedTransaction, label: str, principal: str, keys: Sequence[str | None]
-) -> dict[str, str]:
-    """The ids already written under these idempotency keys (``label``: episode or belief)."""
+) -> dict[str, Earlier]:
+    """The nodes already written under these idempotency keys (``label``: episode or belief)."""
     wanted = sorted({key for key in keys if key is not None})
     if not wanted:
         return {}
     records = run(tx, f"{label}/existing_keys", principal=principal, keys=wanted)
-    return {record["key"]: record["id"] for record in records}
+    return {record["key"]: Earlier(record["id"], record["digest"]) for record in records}
+
+
+def idempotency_conflict(
+    key: str, *, row: int | None, existing_id: str | None = None, first_row: int | None = None
+) -> IdempotencyConflict:
+    """The error for ``key`` reused with another payload (by a node, or an earlier row)."""
+    where = f"row {row}: " if row is not None else ""
+    used_by = f"row {first_row} of this batch" if existing_id is None else existing_id
+    return IdempotencyConflict(
+        f"{where}idempotency_key: {key!r} already names another write ({used_by}) with a "
+        "different payload; a retry must send the same payload, a new write needs a new key",
+        field="idempotency_key",
+        rule="same_payload",
+        row=row,
+        key=key,
+        existing_id=existing_id,
+        first_row=first_row,
+    )
+
+
+def same_payload(earlier: Earlier, digest: str | None) -> bool:
+    """Whether a write with ``digest`` is a retry of ``earlier``'s.
+
+    A node written before digests were kept has none to compare: it is taken as the
+    same write, as before (its payload cannot be rebuilt from what was stored).
+    """
+    return earlier.digest is None or earlier.digest == digest
 
 
 def check_episodes_exist(
@@ -146,16 +234,44 @@ def positions(per_row: Sequence[Sequence[str]]) -> tuple[list[str], list[list[in
     return values, [[position[value] for value in dict.fromkeys(row)] for row in per_row]
 
 
-def assign_ids(keys: Sequence[str | None], existing: Mapping[str, str]) -> list[tuple[str, bool]]:
-    """Returns (id, is_new) per row; rows sharing a key share the first row's id."""
-    seen: dict[str, str] = dict(existing)
+def assign_ids(
+    keys: Sequence[str | None],
+    digests: Sequence[str | None],
+    existing: Mapping[str, Earlier],
+    *,
+    row_numbers: bool,
+) -> list[tuple[str, bool]]:
+    """Returns (id, is_new) per row; rows sharing a key share the first row's id.
+
+    Args:
+        keys: Each row's idempotency key, if any.
+        digests: Each row's :func:`payload_digest` (None where it has no key).
+        existing: The nodes already written under the keys (:func:`existing_keys`).
+        row_numbers: Whether errors name the row (batches).
+
+    Raises:
+        IdempotencyConflict: A key's node, or an earlier row with that key, has
+            another payload.
+    """
+    seen = dict(existing)
+    first_rows: dict[str, int] = {}  # keys first used in this batch: by which row
     assigned: list[tuple[str, bool]] = []
-    for key in keys:
+    for index, (key, digest) in enumerate(zip(keys, digests, strict=True)):
         if key is not None and key in seen:
-            assigned.append((seen[key], False))
+            earlier = seen[key]
+            if not same_payload(earlier, digest):
+                first_row = first_rows.get(key)
+                raise idempotency_conflict(
+                    key,
+                    row=index if row_numbers else None,
+                    existing_id=earlier.id if first_row is None else None,
+                    first_row=first_row,
+                )
+            assigned.append((earlier.id, False))
             continue
         node_id = new_id()
         if key is not None:
-            seen[key] = node_id
+            seen[key] = Earlier(node_id, digest)
+            first_rows[key] = index
         assigned.append((node_id, True))
     return assigned

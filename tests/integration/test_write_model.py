@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from graphmem import GraphMem, InvalidInput, NotFound, StateConflict
+from graphmem import GraphMem, IdempotencyConflict, InvalidInput, NotFound, StateConflict
 from tests.integration.conftest import Graph
 
 
@@ -180,9 +180,9 @@ def test_supersede_retried_with_its_key_returns_the_first_result(memory: GraphMe
     assert first == again
     assert [entry.belief.id for entry in memory.history(old)] == [old, first]
     other = memory.believe("C", project="p", type="fact")
-    with pytest.raises(InvalidInput) as caught:
+    with pytest.raises(IdempotencyConflict) as caught:
         memory.supersede(other, {"statement": "D", "idempotency_key": "s-1"}, reason="r")
-    assert (caught.value.field, caught.value.rule) == ("idempotency_key", "reused")
+    assert (caught.value.field, caught.value.rule) == ("idempotency_key", "same_payload")
 
 
 def test_concurrent_supersessions_of_one_belief_leave_one_winner(

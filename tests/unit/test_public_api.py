@@ -18,6 +18,7 @@ PUBLIC = {
     "Admin",
     "IssuedToken",
     "ConcurrentWrite",
+    "IdempotencyConflict",
     "WriteConflict",
     "Arm",
     "AsyncGraphMem",
@@ -111,6 +112,7 @@ def test_each_cause_has_its_own_exit_code() -> None:
         errors.ServerError: 8,
         errors.PortInUse: 8,
         errors.ClientClosed: 9,
+        errors.IdempotencyConflict: 10,
     }
     for error, code in codes.items():
         assert error("x").exit_code == code, error
@@ -118,3 +120,5 @@ def test_each_cause_has_its_own_exit_code() -> None:
     assert not issubclass(errors.ConcurrentWrite, errors.InvalidInput)
     assert errors.ConcurrentWrite("x").retryable and not errors.StateConflict("x").retryable
     assert errors.ConcurrentWrite("x").to_dict()["retryable"] is True
+    assert issubclass(errors.IdempotencyConflict, errors.WriteConflict)
+    assert not errors.IdempotencyConflict("x").retryable
