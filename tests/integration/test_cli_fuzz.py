@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from graphmem.cli import app
 
-EXIT_CODES = {0, 1, 2, 3, 4, 5, 6, 7, 9}
+EXIT_CODES = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10}
 """Success, GraphMemError causes (graphmem/errors.py) and 2 for a usage error."""
 
 FUZZ = settings(
