@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from graphmem.admin import Admin
 from graphmem.errors import GraphMemError
 from graphmem.serve.clients import ClientPool
+from graphmem.serve.http_limits import BodyLimits
 from graphmem.serve.server import Context, MemoryServer
 from graphmem.serve.tools import Defaults
 
@@ -99,6 +100,9 @@ def http_app(
 ) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     """The ASGI app: MCP streamable HTTP at :data:`MCP_PATH`, behind :class:`BearerAuth`.
 
+    A message that passes the token check is read under the input-limits policy
+    (:class:`~graphmem.serve.http_limits.BodyLimits`) before the SDK sees it.
+
     Args:
         admin: Where tokens are looked up.
         clients: Each principal's client.
@@ -108,4 +112,4 @@ def http_app(
     """
     memory = MemoryServer(clients.get, principal_of_request, defaults)
     app = memory.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-    return BearerAuth(app, admin.principal_of_token)
+    return BearerAuth(BodyLimits(app, MCP_PATH), admin.principal_of_token)
