@@ -14,6 +14,7 @@ from typing import IO, Literal
 from graphmem.capabilities.context import Capability
 from graphmem.content import is_name
 from graphmem.errors import InvalidInput
+from graphmem.settings import private_file
 from graphmem.transfer import exporter, importer
 from graphmem.transfer.summary import ExportSummary, ImportSummary
 from graphmem.validation import check_project
@@ -35,10 +36,12 @@ def _opened(path: str | Path, mode: Literal["r", "w"], field: str) -> Iterator[I
         InvalidInput: The file cannot be opened, read or written (rule ``file``).
     """
     try:
-        with Path(path).open(
-            mode, encoding="utf-8", newline="\n" if mode == "w" else None
-        ) as stream:
-            yield stream
+        if mode == "w":  # it can hold secrets: 0600, whatever the umask
+            with private_file(Path(path)) as written:
+                yield written
+        else:
+            with Path(path).open(encoding="utf-8") as read:
+                yield read
     except OSError as error:
         action = "write" if mode == "w" else "read"
         raise InvalidInput(

@@ -90,9 +90,7 @@ def write_connection_record(data_dir: Path, info: ServerInfo) -> Path:
         "user": info.user,
         "password_file": str(info.password_file),
     }
-    temporary = path.with_suffix(".tmp")
-    write_private_text(temporary, json.dumps(record, indent=2) + "\n")
-    temporary.replace(path)
+    write_private_text(path, json.dumps(record, indent=2) + "\n")
     return path
 
 
