@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Literal
 
 from graphmem.content import is_name
 from graphmem.errors import ConfigError, DatabaseUnavailable
@@ -78,12 +81,52 @@ def make_private_dir(path: Path) -> Path:
     return path
 
 
+@contextmanager
+def private_file(path: Path, mode: Literal["w", "wb"] = "w") -> Iterator[IO[Any]]:
+    """Opens a file that replaces ``path`` atomically, mode 0600 whatever the umask.
+
+    Every file graphmem writes that can hold memory or a secret goes through here. The
+    file is created beside ``path`` with ``O_EXCL`` and mode 0600 (then ``fchmod``, as a
+    umask can only take bits away), and renamed over ``path`` when the block ends
+    without error; on an error it is removed and ``path`` is left as it was. The
+    directory of ``path`` must exist and is not touched: graphmem makes its own with
+    :func:`make_private_dir`, and a directory the user names stays as it is.
+
+    A ``path`` that exists and is not a regular file (``/dev/null``, a FIFO) is written
+    in place: it keeps nothing.
+
+    Args:
+        path: The file to write.
+        mode: ``w`` for UTF-8 text with Unix line ends, ``wb`` for bytes.
+
+    Yields:
+        The open stream.
+
+    Raises:
+        OSError: The file cannot be created or written.
+    """
+    encoding = None if mode == "wb" else "utf-8"
+    newline = None if mode == "wb" else "\n"
+    if path.exists() and not path.is_file():
+        with path.open(mode, encoding=encoding, newline=newline) as stream:
+            yield stream
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    try:
+        os.fchmod(fd, PRIVATE_FILE_MODE)
+        with os.fdopen(fd, mode, encoding=encoding, newline=newline) as stream:
+            yield stream
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
 def write_private_text(path: Path, text: str) -> None:
-    """Writes ``path`` (mode 0600 from its creation on: never readable by others)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        os.fchmod(handle.fileno(), PRIVATE_FILE_MODE)
-        handle.write(text)
+    """Writes ``path`` atomically, mode 0600 (see :func:`private_file`)."""
+    with private_file(path) as stream:
+        stream.write(text)
 
 
 def resolve_principal(principal: str | None = None) -> str:

@@ -9,45 +9,37 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO
 
 from graphmem.capabilities.context import Capability
 from graphmem.content import is_name
 from graphmem.errors import InvalidInput
+from graphmem.settings import private_file
 from graphmem.transfer import exporter, importer
 from graphmem.transfer.summary import ExportSummary, ImportSummary
 from graphmem.validation import check_project
 
 
 @contextmanager
-def _opened(path: str | Path, mode: Literal["r", "w"], field: str) -> Iterator[IO[str]]:
-    """The file at ``path`` opened as UTF-8 text (written with Unix line ends).
+def _written(path: str | Path, field: str) -> Iterator[IO[str]]:
+    """The file at ``path`` written as UTF-8 text, 0600 whatever the umask (secrets).
 
-    Args:
-        path: The file to read or write.
-        mode: ``r`` to read it, ``w`` to write it.
-        field: The argument that named it, for the error.
-
-    Yields:
-        The open stream; the file is closed when the block ends.
+    ``field`` names the argument in the error; lines end Unix-style.
 
     Raises:
-        InvalidInput: The file cannot be opened, read or written (rule ``file``).
+        InvalidInput: The file cannot be written (rule ``file``).
     """
     try:
-        with Path(path).open(
-            mode, encoding="utf-8", newline="\n" if mode == "w" else None
-        ) as stream:
-            yield stream
+        with private_file(Path(path)) as written:
+            yield written
     except OSError as error:
-        action = "write" if mode == "w" else "read"
         raise InvalidInput(
-            f"{field}: cannot {action} {path}: {error.strerror}", field=field, rule="file"
+            f"{field}: cannot write {path}: {error.strerror}", field=field, rule="file"
         ) from None
 
 
 @contextmanager
-def _read_binary(path: str | Path, field: str) -> Iterator[IO[bytes]]:
+def _read(path: str | Path, field: str) -> Iterator[IO[bytes]]:
     """The file at ``path`` opened for reading bytes; ``field`` names it in the error.
 
     Raises:
@@ -91,7 +83,7 @@ class Transfer(Capability):
         """
         chosen = None if project is None else check_project(project)
         if isinstance(out, str | Path):
-            with _opened(out, "w", "out") as stream:
+            with _written(out, "out") as stream:
                 return exporter.export_memory(
                     self._db, self._principal, chosen, stream, include_secret
                 )
@@ -131,7 +123,7 @@ class Transfer(Capability):
                 rule="pattern",
             )
         if isinstance(source, str | Path):
-            with _read_binary(source, "source") as stream:
+            with _read(source, "source") as stream:
                 return importer.import_memory(
                     self._db, self._principal, stream, as_principal, progress
                 )

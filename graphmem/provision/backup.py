@@ -163,6 +163,34 @@ def _offline(server: LocalServer, say: Say, *, start_after: bool) -> Iterator[No
             say(f"Neo4j started again on {server.info().bolt_uri}")
 
 
+def check_backup_target(directory: Path) -> None:
+    """Checks that ``directory`` is new, empty, or an older graphmem backup.
+
+    The error counts what else is there but names none of it: the directory may be
+    anyone's, and the message may land in a log or an agent's context.
+
+    Raises:
+        InvalidInput: ``directory`` is a file (rule ``dir``), or holds entries that are
+            not a graphmem backup's (rule ``empty_or_backup``).
+    """
+    if directory.exists() and not directory.is_dir():
+        raise InvalidInput(
+            f"{directory} is a file: a backup is a directory", field="directory", rule="dir"
+        )
+    if not directory.is_dir():
+        return
+    others = sum(1 for entry in directory.iterdir() if entry.name not in _OURS)
+    if others:
+        entries = "entry" if others == 1 else "entries"
+        raise InvalidInput(
+            f"{directory} is not empty ({others} {entries} that are not a graphmem backup's): "
+            "back up into a new or empty directory, e.g. `graphmem neo4j backup "
+            f"{directory / 'graphmem-backup'}`, or over an older graphmem backup",
+            field="directory",
+            rule="empty_or_backup",
+        )
+
+
 def backup(data_dir: Path, directory: Path, say: Say) -> BackupManifest:
     """Dumps the managed server's database ``neo4j`` into ``directory``.
 
@@ -173,19 +201,7 @@ def backup(data_dir: Path, directory: Path, say: Say) -> BackupManifest:
         ServerError: The dump, or a stop or start around it, failed.
     """
     server = managed_local_server(data_dir)
-    if directory.exists() and not directory.is_dir():
-        raise InvalidInput(
-            f"{directory} is a file: a backup is a directory", field="directory", rule="dir"
-        )
-    if directory.is_dir():
-        foreign = sorted(p.name for p in directory.iterdir() if p.name not in _OURS)
-        if foreign:
-            raise InvalidInput(
-                f"{directory} holds other files ({', '.join(foreign[:5])}): back up into "
-                "an empty or new directory, or over an older graphmem backup",
-                field="directory",
-                rule="empty_or_backup",
-            )
+    check_backup_target(directory)
     running = server.pid() is not None
     bolt_port, http_port = _ports(server, data_dir)
     server = LocalServer(server.home, bolt_port, http_port)

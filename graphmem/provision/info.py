@@ -90,9 +90,7 @@ def write_connection_record(data_dir: Path, info: ServerInfo) -> Path:
         "user": info.user,
         "password_file": str(info.password_file),
     }
-    temporary = path.with_suffix(".tmp")
-    write_private_text(temporary, json.dumps(record, indent=2) + "\n")
-    temporary.replace(path)
+    write_private_text(path, json.dumps(record, indent=2) + "\n")
     return path
 
 
@@ -105,7 +103,9 @@ def ensure_password(path: Path) -> str:
     """
     if not path.is_file():
         make_private_dir(path.parent)
+        # Never replaced (a second start must not change it): O_EXCL, not private_file.
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+        os.fchmod(fd, PRIVATE_FILE_MODE)  # whatever the umask
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(secrets.token_hex(24) + "\n")
     return path.read_text(encoding="utf-8").strip()

@@ -20,8 +20,6 @@ returned. Each document also keeps when it happened (episodes), for the time arm
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import threading
 import zipfile
 from collections import Counter
@@ -35,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.recall.terms import ANALYSIS_VERSION, document_terms, query_terms
-from graphmem.settings import PRIVATE_FILE_MODE, make_private_dir, write_private_text
+from graphmem.settings import make_private_dir, private_file, write_private_text
 from graphmem.vectors.tier import cache_budget, sweep
 from graphmem.vectors.views import (
     SYNC_BATCH,
@@ -258,30 +256,20 @@ class LexicalView:
         make_private_dir(self._directory)
         make_private_dir(index_file.parent)
         meta = json.dumps(self._meta())
-        handle, name = tempfile.mkstemp(dir=index_file.parent, suffix=".tmp")
-        temporary = Path(name)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                np.savez(
-                    out,
-                    meta=np.frombuffer(meta.encode("utf-8"), dtype=np.uint8),
-                    terms=np.frombuffer("\n".join(self._terms).encode("utf-8"), dtype=np.uint8),
-                    offsets=self._offsets,
-                    docs=self._docs.astype(np.int32),
-                    tfs=self._tfs.astype(np.int32),
-                    doc_seqs=self._seqs.values(),
-                    doc_lengths=self._lengths.values().astype(np.int32),
-                    doc_times=self._times.values(),
-                )
-            temporary.chmod(PRIVATE_FILE_MODE)
-            temporary.replace(index_file)
-        finally:
-            temporary.unlink(missing_ok=True)
+        with private_file(index_file, "wb") as out:
+            np.savez(
+                out,
+                meta=np.frombuffer(meta.encode("utf-8"), dtype=np.uint8),
+                terms=np.frombuffer("\n".join(self._terms).encode("utf-8"), dtype=np.uint8),
+                offsets=self._offsets,
+                docs=self._docs.astype(np.int32),
+                tfs=self._tfs.astype(np.int32),
+                doc_seqs=self._seqs.values(),
+                doc_lengths=self._lengths.values().astype(np.int32),
+                doc_times=self._times.values(),
+            )
         # The meta file is for the cache tier (size and recency); the data file decides.
-        handle, name = tempfile.mkstemp(dir=meta_file.parent, suffix=".tmp")
-        os.close(handle)
-        write_private_text(Path(name), meta + "\n")
-        Path(name).replace(meta_file)
+        write_private_text(meta_file, meta + "\n")
         sweep(self._directory, cache_budget(), meta_file.parent.name)  # its principal's stay
 
     # --- catching up --------------------------------------------------------------

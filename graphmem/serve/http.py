@@ -4,6 +4,7 @@ Every HTTP request must carry ``Authorization: Bearer <token>``. The token's dig
 looked up before anything else runs; a missing, unknown or revoked token gets 401 and
 reaches neither MCP nor the memory. The principal a call acts for is the token's, put
 on the request by :class:`BearerAuth`; nothing in the request body can name another.
+An MCP session is bound to the token that opened it: another token gets 404.
 Only this server holds the Neo4j password.
 """
 
@@ -14,9 +15,11 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import anyio
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from graphmem.admin import Admin
+from graphmem.admin import Admin, token_digest
 from graphmem.errors import GraphMemError
 from graphmem.serve.clients import ClientPool
 from graphmem.serve.http_limits import BodyLimits
@@ -56,13 +59,28 @@ class BearerAuth:
             except GraphMemError:
                 await _refuse(send, 503, "unavailable", "the token store cannot be read")
                 return
-        if principal is None:
+        if token is None or principal is None:
             reason = "missing" if token is None else "invalid"
             await _refuse(send, 401, "invalid_token", f"bearer token {reason}")
             return
         state: MutableMapping[str, Any] = scope.setdefault("state", {})
         state[_PRINCIPAL_KEY] = principal
+        scope["user"] = _session_owner(token, principal)
         await self._app(scope, receive, send)
+
+
+def _session_owner(token: str, principal: str) -> AuthenticatedUser:
+    """Who opened a session, as the SDK's session manager compares it.
+
+    The manager binds each MCP session to the (client id, issuer, subject) of the
+    request that opened it and answers any other with 404 "Session not found", as for
+    an unknown session. The client id is the token's digest (never the token), so a
+    session is bound to its token: another token, even of the same principal, gets 404.
+    """
+    digest = token_digest(token)
+    return AuthenticatedUser(
+        AccessToken(token=digest, client_id=digest, scopes=[], subject=principal)
+    )
 
 
 def _bearer_token(scope: Scope) -> str | None:

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import faiss
 import numpy as np
 
-from graphmem.settings import PRIVATE_FILE_MODE, make_private_dir, write_private_text
+from graphmem.settings import make_private_dir, private_file, write_private_text
 from graphmem.store.events import ViewEvent
 from graphmem.vectors.protocol import Embedder, Vectors
 from graphmem.vectors.tier import cache_budget, sweep
@@ -225,10 +225,12 @@ class SemanticView:
         assert self._directory is not None
         make_private_dir(self._directory)  # an older graphmem left it world-readable
         make_private_dir(index_file.parent)
-        temporary = index_file.with_suffix(f".{os.getpid()}.tmp")
-        faiss.write_index(self.index, str(temporary))
-        temporary.chmod(PRIVATE_FILE_MODE)
-        temporary.replace(index_file)
+        with private_file(index_file, "wb") as stream:
+            # Streamed (faiss.serialize_index would hold a second copy in memory);
+            # faiss's stub does not declare the callback writer.
+            writer = faiss.PyCallbackIOWriter(stream.write)  # type: ignore[attr-defined]
+            faiss.write_index(self.index, writer)
+            del writer  # flushes its buffer into the stream
         meta = {
             "principal_sha256": principal_digest(self.principal),
             "surface": self.surface,
@@ -238,9 +240,7 @@ class SemanticView:
             "approximate": self.approximate,
             "removed": sorted(self.removed),
         }
-        temporary = meta_file.with_suffix(f".{os.getpid()}.tmp")
-        write_private_text(temporary, json.dumps(meta) + "\n")
-        temporary.replace(meta_file)
+        write_private_text(meta_file, json.dumps(meta) + "\n")
         # This view, just saved, is kept, and so are its principal's other views.
         sweep(self._directory, cache_budget(), index_file.parent.name)
 

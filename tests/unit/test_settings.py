@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import stat
+import threading
 from pathlib import Path
 
 import pytest
 
 from graphmem.errors import ConfigError, DatabaseUnavailable
 from graphmem.provision.info import ServerInfo, write_connection_record
-from graphmem.settings import resolve_connection, resolve_data_dir, resolve_principal
+from graphmem.settings import (
+    private_file,
+    resolve_connection,
+    resolve_data_dir,
+    resolve_principal,
+)
 
 ENV = (
     "GRAPHMEM_NEO4J_URI",
@@ -95,3 +103,28 @@ def test_data_dir_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
     monkeypatch.setenv("GRAPHMEM_DATA_DIR", str(tmp_path / "env"))
     assert resolve_data_dir() == tmp_path / "env"
     assert resolve_data_dir(tmp_path / "arg") == tmp_path / "arg"
+
+
+def test_a_private_file_replaces_its_target_whole_or_not_at_all(tmp_path: Path) -> None:
+    target = tmp_path / "out.jsonl"
+    target.write_text("before\n")
+    with pytest.raises(RuntimeError), private_file(target) as stream:
+        stream.write("half of it")
+        raise RuntimeError("the writer failed")
+    assert target.read_text() == "before\n"
+    assert [path.name for path in tmp_path.iterdir()] == ["out.jsonl"]
+    with private_file(target, "wb") as stream:
+        stream.write(b"after\n")
+    assert target.read_bytes() == b"after\n" and target.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_private_file_writes_a_fifo_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    with private_file(fifo) as stream:
+        stream.write("streamed\n")
+    reader.join(timeout=10)
+    assert received == ["streamed\n"] and stat.S_ISFIFO(fifo.stat().st_mode)

@@ -14,6 +14,7 @@ from graphmem.provision.browser.commands import (
     post_connect_command,
 )
 from graphmem.provision.browser.guide import guide_html
+from graphmem.settings import make_private_dir, private_file, write_private_text
 from graphmem.store.browser_queries import STYLE_FILE, browser_queries, browser_style
 
 ARCHIVE = Path("web") / "neo4j-browser.zip"
@@ -62,10 +63,10 @@ def write_archive(jar: Path, extra: Mapping[str, bytes], target: Path) -> None:
     Directory entries come first, ``browser/`` the very first (Neo4j serves the first
     entry's directory), each before what it holds; the file is replaced atomically.
     """
-    partial = target.with_name(target.name + ".partial")
     with (
         zipfile.ZipFile(jar) as source,
-        zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
+        private_file(target, "wb") as stream,
+        zipfile.ZipFile(stream, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
     ):
         files = [
             info
@@ -80,7 +81,6 @@ def write_archive(jar: Path, extra: Mapping[str, bytes], target: Path) -> None:
             archive.writestr(info.filename, source.read(info))
         for name, content in extra.items():
             archive.writestr(name, content)
-    partial.replace(target)
 
 
 def install_overlay(home: Path, http_port: int, principal: str) -> str:
@@ -103,7 +103,7 @@ def install_overlay(home: Path, http_port: int, principal: str) -> str:
     want = digest.hexdigest()
     archive, stamp = home / ARCHIVE, home / STAMP
     if not (archive.is_file() and stamp.is_file() and stamp.read_text().strip() == want):
-        archive.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(archive.parent)
         write_archive(jar, extra, archive)
-        stamp.write_text(want + "\n", encoding="utf-8")
+        write_private_text(stamp, want + "\n")
     return post_connect_command(http_port, principal)

@@ -18,6 +18,7 @@ from pathlib import Path
 from graphmem.provision.probe import free_port, port_is_free, wait_until
 from graphmem.settings import ConnectionSettings
 from tests.integration.docs.markdown import REPO, Block
+from tests.integration.serve.conftest import INITIALIZE
 
 FIXTURES = REPO / "tests" / "data" / "docs"
 BLOCK_TIMEOUT_S = 600.0
@@ -267,18 +268,7 @@ def _clip(text: str, keep: int = 2000) -> str:
 
 def _check_http(url: str, token: str) -> list[str]:
     """A request without a token must get 401; one with a live token an MCP answer."""
-    body = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "graphmem-docs-test", "version": "1"},
-            },
-        }
-    ).encode()
+    body = json.dumps(INITIALIZE).encode()
     problems = []
     for bearer, expected in ((None, 401), (token, 200)):
         headers = {

@@ -7,8 +7,10 @@ command line, so tests can check that no secret ever appeared on one.
 from __future__ import annotations
 
 import json
+import stat
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,10 +80,13 @@ class CommandLineSampler(threading.Thread):
             self.done.wait(0.005)
 
 
-@pytest.fixture(scope="session")
-def managed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Managed]:
-    """A fresh managed server on free ports (stopped at the end of the session)."""
-    data_dir = tmp_path_factory.mktemp("managed") / "graphmem-data"  # created by graphmem
+@contextmanager
+def managed_server(data_dir: Path) -> Iterator[Managed]:
+    """A fresh managed server in ``data_dir`` (created by graphmem), on free ports.
+
+    Started by ``graphmem neo4j start`` while every command line is sampled; stopped
+    when the block ends.
+    """
     ports = ["--bolt-port", str(free_port()), "--http-port", str(free_port())]
     sampler = CommandLineSampler()
     sampler.start()
@@ -107,3 +112,24 @@ def managed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Managed]:
         )
     finally:
         LocalServer(data_dir / "neo4j").stop()
+
+
+@pytest.fixture(scope="session")
+def managed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Managed]:
+    """A fresh managed server on free ports (stopped at the end of the session)."""
+    with managed_server(tmp_path_factory.mktemp("managed") / "graphmem-data") as server:
+        yield server
+
+
+def not_private(root: Path) -> list[str]:
+    """Every path under ``root`` (and root) that is not 0700 (directories) / 0600 (files)."""
+    offenders = []
+    for path in [root, *sorted(root.rglob("*"))]:
+        mode = stat.S_IMODE(path.lstat().st_mode)
+        if path.is_symlink():
+            offenders.append(f"{path} is a symlink")
+        elif path.is_dir() and mode != 0o700:
+            offenders.append(f"{oct(mode)} {path}/")
+        elif path.is_file() and mode != 0o600:
+            offenders.append(f"{oct(mode)} {path}")
+    return offenders

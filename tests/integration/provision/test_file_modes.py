@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-import stat
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from graphmem.cli import app
 from graphmem.store.ids import new_id
-from tests.integration.provision.conftest import Managed
+from tests.integration.provision.conftest import Managed, not_private
 
 runner = CliRunner()
-
-
-def _offenders(root: Path) -> list[str]:
-    """Every path under ``root`` (and root) that is not 0700 (directories) / 0600 (files)."""
-    offenders = []
-    for path in [root, *sorted(root.rglob("*"))]:
-        mode = stat.S_IMODE(path.lstat().st_mode)
-        if path.is_symlink():
-            offenders.append(f"{path} is a symlink")
-        elif path.is_dir() and mode != 0o700:
-            offenders.append(f"{oct(mode)} {path}/")
-        elif path.is_file() and mode != 0o600:
-            offenders.append(f"{oct(mode)} {path}")
-    return offenders
 
 
 def test_the_password_never_appears_on_a_command_line(managed: Managed) -> None:
@@ -54,6 +39,6 @@ def test_everything_under_the_data_dir_is_private(managed: Managed, tmp_path: Pa
 
     views = sorted((managed.data_dir / "views").rglob("*.*"))
     assert any(path.suffix == ".faiss" for path in views), "the recall wrote no FAISS view"
-    assert _offenders(managed.data_dir) == []
+    assert not_private(managed.data_dir) == []
     naming = [path for path in views if principal.encode() in path.read_bytes()]
     assert naming == [], "a view names the principal in clear"

@@ -19,6 +19,18 @@ from mcp.client.streamable_http import streamable_http_client
 
 from graphmem.provision.probe import free_port, port_is_free, wait_until
 
+INITIALIZE: dict[str, Any] = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "graphmem-tests", "version": "1"},
+    },
+}
+"""A raw MCP initialize request (it opens a session over streamable HTTP)."""
+
 WORK_TREE_FILES = {
     "billing/invoice.py": "class Invoice:\n    def total(self):\n        return 1\n",
     "billing/tax.py": "def vat(cents):\n    return cents * 20 // 100\n",
@@ -66,12 +78,25 @@ class HttpServer:
         ):
             yield client
 
-    def post(self, token: str | None, body: dict[str, Any]) -> httpx2.Response:
-        """One raw JSON-RPC POST (to see the HTTP status itself)."""
-        headers = {"Accept": "application/json, text/event-stream"}
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
+    def post(
+        self, token: str | None, body: dict[str, Any], session: str | None = None
+    ) -> httpx2.Response:
+        """One raw JSON-RPC POST, in MCP session ``session`` if given (to see the status)."""
+        headers = _headers(token, session)
         return httpx2.post(self.url, json=body, headers=headers, timeout=30)
+
+    def delete(self, token: str, session: str) -> httpx2.Response:
+        """A raw DELETE of MCP session ``session`` (the client ending it)."""
+        return httpx2.delete(self.url, headers=_headers(token, session), timeout=30)
+
+
+def _headers(token: str | None, session: str | None) -> dict[str, str]:
+    headers = {"Accept": "application/json, text/event-stream"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    if session is not None:
+        headers["mcp-session-id"] = session
+    return headers
 
 
 @pytest.fixture

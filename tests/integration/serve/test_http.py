@@ -8,7 +8,7 @@ from graphmem.admin import Admin
 from graphmem.serve.server import snapshot_uri
 from graphmem.store.ids import new_id
 from tests.integration.conftest import Graph
-from tests.integration.serve.conftest import HttpServer
+from tests.integration.serve.conftest import INITIALIZE, HttpServer
 
 SECRET = "Alice deploys the billing service on Tuesdays only"
 
@@ -139,3 +139,31 @@ def test_missing_wrong_and_revoked_tokens_get_401_and_write_nothing(
         assert response.headers["www-authenticate"].startswith("Bearer")
     assert graph.query("MATCH (n) RETURN count(n) AS c")[0]["c"] == before
     assert graph.count(principal, "Belief") == 0
+
+
+def test_a_session_answers_only_the_token_that_opened_it(
+    http_server: HttpServer, admin: Admin
+) -> None:
+    alice = _principal()
+    opener, same_principal = admin.create_token(alice).secret, admin.create_token(alice).secret
+    other_principal = admin.create_token(_principal()).secret
+    opened = http_server.post(opener, INITIALIZE)
+    assert opened.status_code == 200, opened.text
+    session = opened.headers["mcp-session-id"]
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert http_server.post(opener, initialized, session).status_code == 202
+    list_tools = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+
+    for token in (same_principal, other_principal):
+        refused = http_server.post(token, list_tools, session)
+        assert refused.status_code == 404, refused.text[:200]
+        assert refused.json() == {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32600, "message": "Session not found"},
+        }
+        assert http_server.delete(token, session).status_code == 404
+    listed = http_server.post(opener, list_tools, session)
+    assert listed.status_code == 200 and '"recall"' in listed.text
+    assert http_server.delete(opener, session).status_code == 200
+    assert http_server.post(opener, list_tools, session).status_code == 404

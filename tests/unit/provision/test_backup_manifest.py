@@ -13,6 +13,7 @@ from graphmem.provision.backup import (
     BACKUP_FORMAT,
     DUMP_NAME,
     MANIFEST_NAME,
+    check_backup_target,
     managed_local_server,
     read_manifest,
 )
@@ -79,3 +80,25 @@ def test_only_the_managed_jars_route_backs_up(tmp_path: Path) -> None:
     record.write_text(json.dumps({**fields, "route": "docker", "password_file": "p"}))
     with pytest.raises(ConfigError, match="runs in Docker"):
         managed_local_server(tmp_path)
+
+
+def test_a_backup_goes_into_a_new_empty_or_backup_directory(tmp_path: Path) -> None:
+    check_backup_target(tmp_path / "new")
+    check_backup_target(tmp_path)
+    check_backup_target(_backup(tmp_path / "older"))
+    (tmp_path / "file").write_text("")
+    with pytest.raises(InvalidInput) as caught:
+        check_backup_target(tmp_path / "file")
+    assert caught.value.rule == "dir"
+
+
+def test_a_non_empty_directory_is_refused_without_listing_it(tmp_path: Path) -> None:
+    directory = _backup(tmp_path / "home")
+    for name in ("id_rsa", "notes-about-acme.txt", "projects"):
+        (directory / name).touch()
+    with pytest.raises(InvalidInput) as caught:
+        check_backup_target(directory)
+    message = str(caught.value)
+    assert (caught.value.field, caught.value.rule) == ("directory", "empty_or_backup")
+    assert "is not empty (3 entries" in message and "new or empty directory" in message
+    assert not any(name in message for name in ("id_rsa", "acme", "projects", DUMP_NAME))
