@@ -278,11 +278,22 @@ def _phrases(reading: _Reading) -> Iterator[Finding]:
         for match in LINKED_URL.finditer(reading.folded.text):
             if _carries_data(match.group(1) or match.group(2)):
                 yield Finding(Reason.EXFILTRATION, *original(match.start(), match.end()))
+    yield from _languages(reading)
+
+
+def _languages(reading: _Reading) -> Iterator[Finding]:
+    """Instructions in the languages of ``LANGUAGE_RULES``."""
     native = reading.folded.native
+    ascii_only = native.isascii()
+    words = reading.words if ascii_only else frozenset(native.translate(_NOT_LETTERS).split())
     for language in LANGUAGE_RULES:
-        if any(need in native for need in language.needs):
+        if (
+            not language.needs.isdisjoint(words)
+            if language.by_word
+            else not ascii_only and any(need in native for need in language.needs)
+        ):
             for match in language.pattern.finditer(native):
-                yield Finding(Reason.INSTRUCTION, *original(match.start(), match.end()))
+                yield Finding(Reason.INSTRUCTION, *reading.folded.original(*match.span()))
 
 
 def _carries_data(url: str) -> bool:
@@ -312,7 +323,7 @@ def _encoded(text: str, reading: _Reading, depth: int) -> Iterator[Finding]:
         decoded = _as_text(decode, match[0])
         if decoded is not None and next(_scan(decoded, depth - 1), None) is not None:
             yield Finding(Reason.ENCODED, match.start(), match.end())
-    if any(mark in text for mark in ESCAPE_MARKS):
+    if sum(text.count(mark) for mark in ESCAPE_MARKS) >= MIN_ESCAPES:
         yield from _escaped(text, depth)
     folded = reading.folded
     if not CIPHER_WORDS.isdisjoint(reading.words):
@@ -326,11 +337,19 @@ def _encoded(text: str, reading: _Reading, depth: int) -> Iterator[Finding]:
             )
 
 
+_UNESCAPED_REASONS = frozenset(
+    (Reason.INSTRUCTION, Reason.ROLE_MARKER, Reason.TOOL_CALL, Reason.ENCODED)
+)
+
+
 def _escaped(text: str, depth: int) -> Iterator[Finding]:
     r"""Lines written in escapes (``%20``, ``&#73;``, ``\u0049``) that hide a finding.
 
     A line with ``MIN_ESCAPES`` or more is read unescaped and scanned again; a finding
-    there is reported over the line's escapes, from the first to the last.
+    there is reported over the line's escapes, from the first to the last. Only words
+    and markup count there (``_UNESCAPED_REASONS``): hidden unicode written as escapes
+    is not hidden (``"\u200b"`` in code shows as such), and a URL's query read
+    unescaped holds the braces of the JSON it carries, which is no exfiltration slot.
     """
     escapes = list(ESCAPE.finditer(text))
     at = 0
@@ -343,7 +362,7 @@ def _escaped(text: str, depth: int) -> Iterator[Finding]:
             last += 1
         if last + 1 - at >= MIN_ESCAPES:
             decoded = _unescape(text[line_start:line_end])
-            if next(_scan(decoded, depth - 1), None) is not None:
+            if any(f.reason in _UNESCAPED_REASONS for f in _scan(decoded, depth - 1)):
                 yield Finding(Reason.ENCODED, escapes[at].start(), escapes[last].end())
         at = last + 1
 

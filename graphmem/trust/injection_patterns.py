@@ -720,22 +720,34 @@ ALWAYS_HIDDEN = re.compile("[\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
 class LanguageRule:
     """Instructions to the model in one language other than English.
 
+    A rule runs only on a text that holds one of its ``needs``: a set lookup of words
+    for languages written with spaces between words, a substring search (only in text
+    that is not all ASCII) for the others.
+
     Attributes:
         language: The language's ISO 639-1 code.
-        needs: Lower-case substrings of which the text must hold one for the rule to run.
+        needs: Lower-case words (``by_word``) or substrings of which the text must hold
+            one for the rule to run; every match holds one.
         pattern: Run on the lower-cased native reading of the text.
         source: What the rule catches and where it is described.
+        by_word: Whether ``needs`` are whole words (else substrings, in non-ASCII text).
     """
 
     language: str
-    needs: tuple[str, ...]
+    needs: frozenset[str]
     pattern: re.Pattern[str]
     source: str
+    by_word: bool
 
 
-def _language(language: str, needs: str, pattern: str, *, source: str) -> LanguageRule:
-    """A language rule; ``needs`` is split on ``|``."""
-    return LanguageRule(language, tuple(needs.split("|")), re.compile(pattern, re.VERBOSE), source)
+def _language(
+    language: str, needs: str, pattern: str, *, source: str, by_word: bool = True
+) -> LanguageRule:
+    """A language rule; ``needs`` is split on spaces (words) or on ``|`` (substrings)."""
+    split = needs.split() if by_word else needs.split("|")
+    return LanguageRule(
+        language, frozenset(split), re.compile(pattern, re.VERBOSE), source, by_word
+    )
 
 
 _TRANSLATED = (
@@ -750,8 +762,9 @@ _DE_EARLIER = r"""(?:bisherigen|vorherigen|vorigen|früheren|obigen|vorangegange
 LANGUAGE_RULES = (
     _language(
         "de",
-        "ignorier|vergiss|vergessen|missacht|übergeh|beachte|du bist|bist du|prompt|"
-        "anweisungen|benutzer|nutzer",
+        "ignoriere ignorieren ignoriert ignorier vergiss vergessen missachte missachten "
+        "missachtet übergehe beachte beachten jetzt sofort nun diesem bist gib zeig zeige "
+        "verrate nenne wiederhole sag sage erzähl erzähle",
         rf"""
           \b(?:ignorier(?:e|en|t)?|vergiss|vergessen\s+sie|missachte(?:n|t)?|übergehe
           |beachte(?:n)?\s+(?:sie\s+)?nicht)\s+(?:bitte\s+)?
@@ -772,7 +785,9 @@ LANGUAGE_RULES = (
     ),
     _language(
         "es",
-        "ignor|olvid|descarta|omite|caso omiso|a partir de ahora|ahora eres|revela|muestra|usuario",
+        "ignora ignore ignorad ignoren olvida olvide olvidad descarta descarte omite omita "
+        "haz partir eres revela revele muestra muestre imprime repite dime digas diga "
+        "menciones mencione cuentes cuente",
         r"""
           \b(?:ignora|ignore|ignorad|ignoren|olvida|olvide|olvidad|descarta|descarte
           |omite|omita|haz\s+caso\s+omiso\s+(?:de|a))\s+(?:todas?\s+)?(?:(?:las|los|tus|sus)\s+)?
@@ -793,8 +808,9 @@ LANGUAGE_RULES = (
     ),
     _language(
         "fr",
-        "ignor|oubli|ne tiens pas|ne tenez pas|maintenant|révèle|revele|révélez|affiche|"
-        "utilisateur",
+        "ignore ignorez ignorer oublie oubliez oublier tiens tenez partir maintenant révèle "
+        "revele révélez affiche affichez répète repete donne montre dis dites mentionne "
+        "mentionnez",
         r"""
           \b(?:ignore[zr]?|oublie[zr]?|ne\s+(?:tiens|tenez)\s+pas\s+compte\s+d(?:e\s+|')?)
           \s*(?:toutes\s+|tous\s+)?(?:(?:les|tes|vos|ces)\s+)?(?:instructions|consignes
@@ -815,8 +831,8 @@ LANGUAGE_RULES = (
     ),
     _language(
         "pt",
-        "ignor|esque|desconsider|descarte|a partir de agora|agora você|agora voce|revele|"
-        "mostre|usuário|usuario|utilizador",
+        "ignore ignora ignorem esqueça esqueca esquece desconsidere descarte partir agora "
+        "revele revela mostre mostra imprima repita conte diga mencione contes digas",
         r"""
           \b(?:ignore|ignora|ignorem|esqueça|esqueca|esquece|desconsidere|descarte)\s+
           (?:todas?\s+)?(?:(?:as|os|suas|tuas)\s+)?(?:instruções|instrucoes|orientações
@@ -836,7 +852,8 @@ LANGUAGE_RULES = (
     ),
     _language(
         "it",
-        "ignora|dimentic|trascura|non seguire|d'ora in poi|ora sei|rivela|mostra|utente",
+        "ignora ignorate ignori dimentica dimenticate trascura seguire poi ora adesso rivela "
+        "rivelami mostra mostrami stampa ripeti dire dirlo menzionare",
         r"""
           \b(?:ignora|ignorate|ignori|dimentica|dimenticate|trascura|non\s+seguire)\s+
           (?:tutte\s+)?(?:(?:le|tue|sue)\s+)?(?:tue\s+|sue\s+)?(?:istruzioni|indicazioni
@@ -855,7 +872,8 @@ LANGUAGE_RULES = (
     ),
     _language(
         "pl",
-        "zignoruj|ignoruj|zapomnij|pomiń|od teraz|ujawnij|pokaż|użytkownik",
+        "zignoruj zignorujcie ignoruj ignorujcie zapomnij zapomnijcie pomiń pomińcie teraz "
+        "ujawnij pokaż wypisz powtórz mów mówi informuj",
         r"""
           \b(?:zignoruj(?:cie)?|ignoruj(?:cie)?|zapomnij(?:cie)?\s+o|pomiń(?:cie)?)\s+
           (?:wszystkie\s+|wszystkich\s+)?(?:poprzednie|wcześniejsze|powyższe|swoje|twoje
@@ -870,7 +888,7 @@ LANGUAGE_RULES = (
     ),
     _language(
         "tr",
-        "talimat|komut|kural|yönerge|şu andan|bundan sonra|artık sen|istem|kullanıcı",
+        "önceki yukarıdaki tüm bütün sistem verilen eski şu bundan artık kullanıcıya",
         r"""
           (?:önceki|yukarıdaki|tüm|bütün|sistem|verilen|eski)\s+(?:tüm\s+|bütün\s+)?
           (?:talimatları|talimatlari|komutları|kuralları|yönergeleri|talimatlarını)\s+
@@ -903,6 +921,7 @@ LANGUAGE_RULES = (
         | (?<![а-яё])не\s+(?:говори|сообщай|рассказывай)(?:те)?\s+(?:об\s+этом\s+|ничего\s+)?
           пользовател(?:ю|ям)(?![а-яё])
         """,
+        by_word=False,
         source=f"Russian: {_TRANSLATED}",
     ),
     _language(
@@ -919,6 +938,7 @@ LANGUAGE_RULES = (
           |系统指令|初始指令|全部指令|指令)
         | 不要(?:告诉|通知|提醒|让)用户
         """,
+        by_word=False,
         source=f"Chinese (simplified): {_TRANSLATED}",
     ),
     _language(
@@ -932,6 +952,7 @@ LANGUAGE_RULES = (
         | システムプロンプト[^。\n]{0,6}?(?:表示|出力|教え|見せ|開示|繰り返)
         | ユーザー(?:には|に)[^。\n]{0,10}?(?:言わ|伝え|教え|知らせ)ないで
         """,
+        by_word=False,
         source=f"Japanese: {_TRANSLATED}",
     ),
     _language(
@@ -945,6 +966,7 @@ LANGUAGE_RULES = (
         | 시스템\s*프롬프트\s*(?:를|을)?\s*(?:보여|출력|알려|공개|반복)
         | 사용자에게\s*(?:이것을\s*|이\s*내용을\s*)?(?:말하지|알리지|전하지)\s*(?:마|말)
         """,
+        by_word=False,
         source=f"Korean: {_TRANSLATED}",
     ),
     _language(
@@ -958,6 +980,7 @@ LANGUAGE_RULES = (
         | (?:अपना|अपने)\s+(?:सिस्टम\s+प्रॉम्प्ट|निर्देश)\s+(?:दिखाओ|दिखाएं|बताओ|बताएं|प्रकट)
         | उपयोगकर्ता\s+को\s+(?:यह\s+|इसके\s+बारे\s+में\s+)?(?:मत|न)\s+(?:बताना|बताओ|बताएं)
         """,
+        by_word=False,
         source=f"Hindi: {_TRANSLATED}",
     ),
 )

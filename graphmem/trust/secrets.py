@@ -443,7 +443,6 @@ _SEPARABLE = tuple((priority, shape) for priority, shape in _RANKED_SHAPES if sh
 _SEPARABLE_HINT = re.compile(
     "|".join(re.escape(hint) for hint in sorted({h for _, s in _SEPARABLE for h in s.hints}))
 )
-_KEY_CHARS = frozenset(string.ascii_letters + string.digits + "_+/=.-")
 _KEYLIKE = re.compile(r"[A-Z0-9_]")
 
 
@@ -474,7 +473,7 @@ def _separated_tokens(text: str) -> Iterator[_Candidate]:
         start = hint.start()
         while start > done and hint.start() - start < LEAD_CHARS and text[start - 1] in _ALNUM:
             start -= 1
-        if start < done or (start and text[start - 1] in _KEY_CHARS and text[start - 1] != "-"):
+        if start < done or (start and text[start - 1] in _ALNUM):
             continue
         for joined in (_grouped(text, start, hint.end()), _wrapped(text, start, hint.end())):
             found = _separated_match(text, joined) if joined else None

@@ -214,7 +214,12 @@ def test_styled_letters_fold_to_ascii_letters_and_digits() -> None:
         "Progress: 10% 20% 30% done, 100%25 later.",
         "emoji \\ud83d\\ude00 and \\U0001F600 in a JSON fixture",
         "bytes \\x89PNG\\r\\n\\x1a\\n header",
+        "[logs](https://logs.example/q?expr=%7B%22app%22%3A%22api%22%2C%22level%22%3A%22error%22%7D)",
     ],
 )
 def test_harmless_escaped_text_passes(text: str) -> None:
     assert scan(text) is None
+
+
+def test_invisible_characters_written_as_escapes_are_not_hidden() -> None:
+    assert scan('ZW = re.compile("[\\u200b-\\u200d\\u2060\\ufeff]")') is None
