@@ -17,6 +17,7 @@ from graphmem.bench.scale import (
     SUPERSEDED_SHARE,
     run_growth_bench,
 )
+from graphmem.bench.trust import run_trust_bench
 from graphmem.bench.write import run_write_bench
 from graphmem.cli._common import (
     JsonOption,
@@ -360,4 +361,36 @@ def mcp(
     typer.echo(
         f"overhead at p50: {figures['overhead_p50_ms']} ms (x{figures['ratio_p50']}); "
         f"rendered mismatches: {figures['rendered_mismatches']}"
+    )
+
+
+@app.command()
+@handles_errors
+def trust(
+    root: Annotated[
+        Path | None,
+        typer.Option("--root", help="The graphmem checkout whose corpora are read."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Secret finder and injection scan on labelled corpora, beside detect-secrets."""
+    figures = run_trust_bench(root) if root else run_trust_bench()
+    if as_json:
+        print_json(figures)
+        return
+    typer.echo(f"detected (positives)  {'graphmem':>9} {'detect-secrets':>15}")
+    for family, row in figures["positives"].items():
+        theirs = "-" if row["detect_secrets"] is None else f"{row['detect_secrets']}/{row['items']}"
+        missed = f"  missed: {', '.join(row['missed'])}" if row["missed"] else ""
+        typer.echo(f"{family:<40} {row['graphmem']:>4}/{row['items']:<4} {theirs:>10}{missed}")
+    typer.echo(f"false positives (items flagged)  {'secret':>7} {'injection':>9} {'d-s':>5}")
+    for corpus, row in figures["negatives"].items():
+        typer.echo(
+            f"{corpus:<42} {row['items']:>5} {row['secret']:>5} {row['injection']:>9} "
+            f"{row['detect_secrets']:>5}"
+        )
+    cost = figures["cost_ms_per_kb"]
+    typer.echo(
+        f"cost over {figures['kb']} KB: secrets {cost['secrets']} ms/KB, injection "
+        f"{cost['injection']} ms/KB (detect-secrets {figures['detect_secrets_version']})"
     )

@@ -33,15 +33,25 @@ What it catches, one :class:`Reason` each:
   ``API_KEY``) or a sentence of data; URLs that splice in a secret with ``$(cat ...)``;
   requests to send the conversation, secrets or credentials to a URL or an address, or
   to put them into a URL.
+- Instructions in other languages: German, Spanish, French, Portuguese, Italian,
+  Polish, Turkish, Russian, Chinese (simplified), Japanese, Korean and Hindi, each in
+  its forms of dropping earlier instructions, standing orders ("from now on you are"),
+  prompt leaking and hiding from the user (found as instructions to the model).
 - Encoded payloads: base64 (also wrapped over lines), hex and ``\xNN`` runs that
   decode to text carrying any finding above (decoded and scanned again, two levels
-  deep); ROT13 or reversed text when the text mentions ROT13, a Caesar cipher or reading
-  backwards; and requests to decode something and then follow it.
+  deep); a line with three or more escapes (percent-encoding and ``+`` for a space,
+  HTML character references, ``\uXXXX``/``\U...``/``\u{...}`` and ``\xNN``) read
+  unescaped and scanned again the same way; ROT13 or reversed text when the text
+  mentions ROT13, a Caesar cipher or reading backwards; and requests to decode
+  something and then follow it.
 
 Before the phrase checks the text is folded: invisible characters are dropped, tag
-characters read as the ASCII they shadow, and full-width letters and common Cyrillic,
-Greek and Turkish look-alikes read as ASCII, so "ig\u200bnore" and "\u0456gnore" (a
-Cyrillic i) both read as "ignore". Offsets always point into the text as given.
+characters read as the ASCII they shadow, and full-width letters, styled letters
+(mathematical bold, italic, script..., circled and squared) and common Cyrillic, Greek
+and Turkish look-alikes read as ASCII, so "ig\u200bnore" and "\u0456gnore" (a
+Cyrillic i) both read as "ignore". The language rules read the same text without the
+look-alike folding, so Russian stays Cyrillic. Offsets always point into the text as
+given.
 
 What it deliberately lets through: imperatives about the work ("Run pytest -x before
 pushing", "Ignore the flaky test in tests/test_io.py", "Never commit .env files");
@@ -72,6 +82,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import html
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
@@ -85,17 +96,24 @@ from graphmem.trust.injection_patterns import (
     CIPHER_WORDS,
     DESTINATION_WORDS,
     DROPPED,
+    ESCAPE,
+    ESCAPE_MARKS,
     FOLD,
     HEX,
+    HEX_ESCAPE_RUN,
     HEX_ESCAPES,
     INVISIBLE_RUN,
+    LANGUAGE_RULES,
     LINKED_URL,
+    MIN_ESCAPES,
+    NATIVE_FOLD,
     NEGATION,
     PLACEHOLDER,
     RULES,
     SECRET_WORDS,
     SEND_SECRETS,
     SEND_WORDS,
+    UNICODE_ESCAPE,
     Reason,
     Rule,
 )
@@ -162,6 +180,8 @@ class _Folded:
     """Text as the phrase checks read it, with the way back to the original offsets."""
 
     text: str
+    native: str
+    """The text as the language rules read it, lower-cased (look-alikes kept)."""
     dropped_at: tuple[int, ...] = ()
     """For each dropped character, how many kept characters precede it (ascending)."""
 
@@ -175,10 +195,14 @@ class _Folded:
 def _fold(text: str) -> _Folded:
     """The text with invisible characters dropped and look-alikes read as ASCII."""
     if text.isascii():
-        return _Folded(text)
+        return _Folded(text, text.lower())
     dropped = [match.start() for match in DROPPED.finditer(text)]
-    kept = DROPPED.sub("", text).translate(FOLD)
-    return _Folded(kept, tuple(position - rank for rank, position in enumerate(dropped)))
+    kept = DROPPED.sub("", text)
+    return _Folded(
+        kept.translate(FOLD),
+        kept.translate(NATIVE_FOLD).lower(),
+        tuple(position - rank for rank, position in enumerate(dropped)),
+    )
 
 
 _NOT_LETTERS = str.maketrans({chr(code): " " for code in range(128) if not chr(code).isalpha()})
@@ -254,6 +278,22 @@ def _phrases(reading: _Reading) -> Iterator[Finding]:
         for match in LINKED_URL.finditer(reading.folded.text):
             if _carries_data(match.group(1) or match.group(2)):
                 yield Finding(Reason.EXFILTRATION, *original(match.start(), match.end()))
+    yield from _languages(reading)
+
+
+def _languages(reading: _Reading) -> Iterator[Finding]:
+    """Instructions in the languages of ``LANGUAGE_RULES``."""
+    native = reading.folded.native
+    ascii_only = native.isascii()
+    words = reading.words if ascii_only else frozenset(native.translate(_NOT_LETTERS).split())
+    for language in LANGUAGE_RULES:
+        if (
+            not language.needs.isdisjoint(words)
+            if language.by_word
+            else not ascii_only and any(need in native for need in language.needs)
+        ):
+            for match in language.pattern.finditer(native):
+                yield Finding(Reason.INSTRUCTION, *reading.folded.original(*match.span()))
 
 
 def _carries_data(url: str) -> bool:
@@ -283,6 +323,8 @@ def _encoded(text: str, reading: _Reading, depth: int) -> Iterator[Finding]:
         decoded = _as_text(decode, match[0])
         if decoded is not None and next(_scan(decoded, depth - 1), None) is not None:
             yield Finding(Reason.ENCODED, match.start(), match.end())
+    if sum(text.count(mark) for mark in ESCAPE_MARKS) >= MIN_ESCAPES:
+        yield from _escaped(text, depth)
     folded = reading.folded
     if not CIPHER_WORDS.isdisjoint(reading.words):
         for finding in _phrases(_read(codecs.encode(folded.text, "rot13"))):
@@ -293,6 +335,46 @@ def _encoded(text: str, reading: _Reading, depth: int) -> Iterator[Finding]:
             yield Finding(
                 Reason.ENCODED, *folded.original(size - finding.end, size - finding.start)
             )
+
+
+_UNESCAPED_REASONS = frozenset(
+    (Reason.INSTRUCTION, Reason.ROLE_MARKER, Reason.TOOL_CALL, Reason.ENCODED)
+)
+
+
+def _escaped(text: str, depth: int) -> Iterator[Finding]:
+    r"""Lines written in escapes (``%20``, ``&#73;``, ``\u0049``) that hide a finding.
+
+    A line with ``MIN_ESCAPES`` or more is read unescaped and scanned again; a finding
+    there is reported over the line's escapes, from the first to the last. Only words
+    and markup count there (``_UNESCAPED_REASONS``): hidden unicode written as escapes
+    is not hidden (``"\u200b"`` in code shows as such), and a URL's query read
+    unescaped holds the braces of the JSON it carries, which is no exfiltration slot.
+    """
+    escapes = list(ESCAPE.finditer(text))
+    at = 0
+    while at + MIN_ESCAPES <= len(escapes):
+        line_start = text.rfind("\n", 0, escapes[at].start()) + 1
+        line_end = text.find("\n", escapes[at].end())
+        line_end = len(text) if line_end < 0 else line_end
+        last = at
+        while last + 1 < len(escapes) and escapes[last + 1].end() <= line_end:
+            last += 1
+        if last + 1 - at >= MIN_ESCAPES:
+            decoded = _unescape(text[line_start:line_end])
+            if any(f.reason in _UNESCAPED_REASONS for f in _scan(decoded, depth - 1)):
+                yield Finding(Reason.ENCODED, escapes[at].start(), escapes[last].end())
+        at = last + 1
+
+
+def _unescape(line: str) -> str:
+    """The line with its percent, HTML, code point and byte escapes read."""
+    line = html.unescape(unquote_plus(line, errors="replace"))
+    line = HEX_ESCAPE_RUN.sub(
+        lambda run: bytes.fromhex(run[0].replace("\\x", "")).decode("utf-8", "replace"), line
+    )
+    line = UNICODE_ESCAPE.sub(lambda code: chr(int(next(filter(None, code.groups())), 16)), line)
+    return line.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _mixed_case(blob: str) -> bool:

@@ -56,6 +56,10 @@ class Shape:
         min_digits: How many digits ``b`` must hold at the least.
         near: A word (lower case) that must be within the finder's ``NEAR_CHARS`` of
             the match.
+        separable: Whether the key is also found written with separators: in groups
+            (``AKIA PIX6 EA6Q OM66 ZJOJ``, ``AKIA-PIX6-...``) or wrapped over lines. Only
+            for keys of letters, digits and ``_`` whose shape is exact enough that joining
+            groups cannot make one out of prose (a fixed prefix and a long body).
     """
 
     kind: str
@@ -67,6 +71,7 @@ class Shape:
     random: bool = False
     min_digits: int = 0
     near: str = ""
+    separable: bool = False
 
 
 def _shape(
@@ -80,6 +85,7 @@ def _shape(
     random: bool = False,
     min_digits: int = 0,
     near: str = "",
+    separable: bool = False,
 ) -> Shape:
     """A shape; ``hints`` are split on spaces, ``pattern`` and ``lead`` are compiled."""
     compiled_lead = None if lead is None else re.compile(lead)
@@ -93,6 +99,7 @@ def _shape(
         random,
         min_digits,
         near,
+        separable,
     )
 
 
@@ -108,6 +115,7 @@ SHAPES = (
         "AWS IAM User Guide, 'IAM identifiers', unique ID prefixes AKIA (access key), ASIA"
         " (temporary), ABIA, ACCA: https://docs.aws.amazon.com/IAM/latest/UserGuide/"
         "reference_identifiers.html; gitleaks aws-access-token",
+        separable=True,
     ),
     _shape(
         "github token",
@@ -116,6 +124,7 @@ SHAPES = (
         "GitHub docs, 'About authentication to GitHub' (GitHub's token formats); changelog"
         " 2021-03-31 'Authentication token format updates are generally available': ghp_,"
         " gho_, ghu_, ghs_, ghr_, up to 255 characters",
+        separable=True,
     ),
     _shape(
         "github token",
@@ -123,6 +132,7 @@ SHAPES = (
         r"github_pat_(?P<b>[A-Za-z0-9_]{60,251})",
         "GitHub docs, 'About authentication to GitHub': fine-grained personal access"
         " tokens, github_pat_; gitleaks github-fine-grained-pat",
+        separable=True,
     ),
     _shape(
         "gitlab token",
@@ -166,6 +176,7 @@ SHAPES = (
         r"[sr]k_(?:live|test)_(?P<b>[A-Za-z0-9]{16,247})",
         "Stripe docs, 'API keys' (https://docs.stripe.com/keys): secret sk_live_/sk_test_,"
         " restricted rk_live_; gitleaks stripe-access-token",
+        separable=True,
     ),
     _shape(
         "stripe key",
@@ -192,6 +203,7 @@ SHAPES = (
         "AIza",
         r"AIza(?P<b>[0-9A-Za-z_-]{35})",
         "Google Cloud API keys, AIza + 35 characters; gitleaks gcp-api-key",
+        separable=True,
     ),
     _shape(
         "google oauth secret",
@@ -219,6 +231,7 @@ SHAPES = (
         "npm_",
         r"npm_(?P<b>[A-Za-z0-9]{36})",
         "npm access tokens, npm_ + 36 characters; gitleaks npm-access-token",
+        separable=True,
     ),
     _shape(
         "pypi token",
@@ -226,6 +239,7 @@ SHAPES = (
         r"pypi-(?P<b>AgE[A-Za-z0-9_-]{50,1000})",
         "PyPI help, API tokens (https://pypi.org/help/#apitoken): pypi- + a macaroon whose"
         " base64 begins AgE; gitleaks pypi-upload-token",
+        separable=True,
     ),
     _shape(
         "twilio key",
@@ -240,6 +254,7 @@ SHAPES = (
         "SG.",
         r"SG\.(?P<b>[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})",
         "SendGrid API keys, SG. + 22 + . + 43 characters; gitleaks sendgrid-api-token",
+        separable=True,
     ),
     _shape(
         "jwt",
@@ -290,6 +305,7 @@ SHAPES = (
         "Hugging Face docs, 'User access tokens' (https://huggingface.co/docs/hub/"
         "security-tokens): hf_; gitleaks huggingface-access-token",
         random=True,
+        separable=True,
     ),
     _shape(
         "digitalocean token",
@@ -297,6 +313,7 @@ SHAPES = (
         r"do[opr]_v1_(?P<b>[a-f0-9]{64})",
         "DigitalOcean tokens dop_v1_ (personal), doo_v1_ (OAuth), dor_v1_ (refresh) + 64"
         " hex; gitleaks digitalocean-pat, -access-token, -refresh-token",
+        separable=True,
     ),
     _shape(
         "shopify token",
@@ -304,6 +321,7 @@ SHAPES = (
         r"shp(?:at|ca|pa|ss)_(?P<b>[a-fA-F0-9]{32})",
         "Shopify access tokens shpat_, shpca_, shppa_ and shared secrets shpss_ + 32 hex;"
         " gitleaks shopify-* rules",
+        separable=True,
     ),
     _shape(
         "databricks token",
@@ -311,6 +329,7 @@ SHAPES = (
         r"dapi(?P<b>[a-f0-9]{32})(?:-[0-9])?",
         "Databricks docs, personal access token authentication: dapi + 32 hex; gitleaks"
         " databricks-api-token",
+        separable=True,
     ),
     _shape(
         "vault token",
@@ -351,6 +370,7 @@ SHAPES = (
         r"lin_(?:api|oauth)_(?P<b>[A-Za-z0-9]{40})",
         "Linear personal API keys lin_api_ + 40 characters (and OAuth tokens"
         " lin_oauth_); gitleaks linear-api-key",
+        separable=True,
     ),
     _shape(
         "postman key",
@@ -364,6 +384,7 @@ SHAPES = (
         r"AGE-SECRET-KEY-1(?P<b>[0-9A-Z]{58})",
         "age format specification (C2SP age, https://age-encryption.org/v1): X25519"
         " identities, Bech32 with HRP AGE-SECRET-KEY-, upper case; gitleaks age-secret-key",
+        separable=True,
     ),
     _shape(
         "sentry token",
@@ -390,24 +411,28 @@ SHAPES = (
         "gsk_",
         r"gsk_(?P<b>[A-Za-z0-9]{48,60})",
         "Groq API keys, gsk_ + 52 characters; trufflehog groq",
+        separable=True,
     ),
     _shape(
         "xai key",
         "xai-",
         r"xai-(?P<b>[A-Za-z0-9]{60,100})",
         "xAI API keys, xai- + 80 characters; trufflehog xai",
+        separable=True,
     ),
     _shape(
         "perplexity key",
         "pplx-",
         r"pplx-(?P<b>[A-Za-z0-9]{40,60})",
         "Perplexity API keys, pplx- + 48 characters; gitleaks perplexity-api-key",
+        separable=True,
     ),
     _shape(
         "replicate token",
         "r8_",
         r"r8_(?P<b>[A-Za-z0-9]{37})",
         "Replicate API tokens, r8_ + 37 characters; trufflehog replicate",
+        separable=True,
     ),
     _shape(
         "atlassian token",
@@ -420,6 +445,7 @@ SHAPES = (
         "ntn_",
         r"ntn_(?P<b>[A-Za-z0-9]{40,50})",
         "Notion integration tokens, ntn_ + 46 characters; gitleaks notion-api-token",
+        separable=True,
     ),
     _shape(
         "notion token",
@@ -434,6 +460,7 @@ SHAPES = (
         "sbp_",
         r"sbp_(?P<b>[a-f0-9]{40})",
         "Supabase Management API access tokens, sbp_ + 40 characters; trufflehog supabasetoken",
+        separable=True,
     ),
     _shape(
         "airtable token",
@@ -485,6 +512,32 @@ SHAPES = (
     ),
 )
 """Each provider's shape, most specific first (an earlier shape wins an overlap)."""
+
+# --- provider keys written with separators ------------------------------------------
+# Source: how a key is written when it is read out, typed by hand or copied off a screen:
+# in groups of three to eight joined by spaces or dashes (as licence keys and recovery
+# codes are printed), or wrapped at a terminal's or editor's line width (a key broken
+# over two lines of a log, an indented YAML value continued on the next line, a shell
+# line continued with a backslash); issue 33's probe wrote "AKIA PIX6 EA6Q OM66 ZJOJ".
+# The groups must be even (as wide as the second, the last no wider), so a run of prose
+# words is not taken for a key.
+
+GROUP_SEPARATOR = re.compile("[ \t\u00a0\u2009\u202f]|[-\u2010\u2011\u2013]")
+"""One separator between the groups of a grouped key: a space (also no-break and thin
+spaces), a tab, or a dash (hyphen-minus, hyphen, non-breaking hyphen, en dash)."""
+GROUP = re.compile(r"[A-Za-z0-9_]{1,64}")
+"""A group of a grouped key: letters, digits and ``_`` (a dash is a separator)."""
+MIN_GROUP_CHARS = 3
+MAX_GROUP_CHARS = 8
+"""How wide the groups of a grouped key are: "AKIA PIX6 ..." is 4, a grouping of 3 to 8
+is how keys are read out; wider groups are a key wrapped, not grouped."""
+LINE_WRAP = re.compile(r"\\?\r?\n[ \t]{0,40}")
+"""A line break inside a wrapped key: optionally after a shell line continuation
+(``\\``), optionally followed by the next line's indentation."""
+WRAPPED_LINE = re.compile(r"[A-Za-z0-9_+/=.-]{1,400}")
+"""A line's worth of a wrapped key (a wrapped key keeps its own dashes and dots)."""
+MAX_SEPARATED_CHARS = 400
+"""A separated key is read at most this far from its prefix."""
 
 # --- private keys -------------------------------------------------------------------
 # Source: RFC 7468 (textual encodings of PKIX, PKCS and CMS structures) for "-----BEGIN

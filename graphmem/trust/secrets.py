@@ -17,7 +17,14 @@ Found:
   Doppler, Facebook and Mapbox. A shape-valid key is found even when it is a
   documentation sample (``AKIAIOSFODNN7EXAMPLE``): a sample cannot be told from a live
   key by its form, and hiding a sample costs little. A body that is masked or made of
-  dummy words (``ghp_xxxx...``, ``xoxb-your-token``) is not.
+  dummy words (``ghp_xxxx...``, ``xoxb-your-token``) is not. The keys of letters and
+  digits with a fixed prefix (AWS, GitHub, Stripe, Google, npm, PyPI, SendGrid, Hugging
+  Face, DigitalOcean, Shopify, Databricks, Linear, age, Groq, xAI, Perplexity,
+  Replicate, Notion, Supabase) are also found written with separators: in even groups
+  of 3 to 8 joined by one kind of space or dash (``AKIA PIX6 EA6Q OM66 ZJOJ``,
+  ``AKIA-PIX6-...``), or wrapped over lines (a line break, with a shell's ``\`` or the
+  next line's indentation). Groups of uneven width, mixed separators, or a prefix split
+  itself are not read as one key.
 * **Private keys**: a ``-----BEGIN ... PRIVATE KEY-----`` header (RSA, EC, DSA, OPENSSH,
   ENCRYPTED, PGP ``PRIVATE KEY BLOCK``) followed by at least 16 characters of key
   material (newlines may be written ``\n``). The span runs to the ``-----END`` line.
@@ -86,6 +93,7 @@ linear time (a megabyte of text in well under a second; 0.1 ms for a 300-charact
 from __future__ import annotations
 
 import binascii
+import itertools
 import math
 import re
 import string
@@ -105,10 +113,16 @@ from graphmem.trust.secret_patterns import (
     DIGEST_PREFIX,
     DUMMY_WORDS,
     GLUE_NEEDS_BOUNDARY,
+    GROUP,
+    GROUP_SEPARATOR,
     IPFS_ID,
     KEY_MATERIAL,
     KEY_QUALIFIERS,
+    LINE_WRAP,
     MASK,
+    MAX_GROUP_CHARS,
+    MAX_SEPARATED_CHARS,
+    MIN_GROUP_CHARS,
     NETRC_LOGIN,
     NOT_SECRET_BEFORE,
     NOT_SECRET_KEYS,
@@ -129,6 +143,7 @@ from graphmem.trust.secret_patterns import (
     URL_USERINFO,
     USER_FLAG,
     VALUE,
+    WRAPPED_LINE,
     Extent,
     Shape,
 )
@@ -180,6 +195,7 @@ def _candidates(text: str, decode: bool = True) -> Iterator[_Candidate]:
     lower = _same_length_lower(text)
     yield from _private_keys(text)
     yield from _provider_tokens(text)
+    yield from _separated_tokens(text)
     yield from _url_passwords(text)
     yield from _command_line_passwords(text)
     yield from _authorization_headers(text, lower)
@@ -387,13 +403,10 @@ def _provider_tokens(text: str) -> Iterator[_Candidate]:
 def _confirmed(shape: Shape, text: str, match: re.Match[str]) -> _Span | None:
     """Where the secret is, if the match passes its shape's checks."""
     span = _extent(shape, text, match)
-    body = match.group("b")
     if (
         span is None
-        or (shape.random and not _random_body(body))
-        or (shape.min_digits and len(_DIGIT.findall(body)) < shape.min_digits)
+        or not _body_ok(shape, match.group("b"))
         or (shape.near and shape.near not in _around(text, match, NEAR_CHARS))
-        or _is_filler(body, MIN_DISTINCT_CHARS)
     ):
         return None
     return span
@@ -422,6 +435,128 @@ def _random_body(body: str) -> bool:
 def _around(text: str, match: re.Match[str], reach: int) -> str:
     """The match and ``reach`` characters either side, in lower case."""
     return text[max(0, match.start() - reach) : match.end() + reach].lower()
+
+
+# --- provider keys written with separators ------------------------------------------
+
+_SEPARABLE = tuple((priority, shape) for priority, shape in _RANKED_SHAPES if shape.separable)
+_SEPARABLE_HINT = re.compile(
+    "|".join(re.escape(hint) for hint in sorted({h for _, s in _SEPARABLE for h in s.hints}))
+)
+_KEYLIKE = re.compile(r"[A-Z0-9_]")
+
+
+@dataclass(frozen=True)
+class _Joined:
+    """A key's pieces joined without their separators, with the way back to the text.
+
+    Attributes:
+        text: The pieces joined.
+        at: For each character of ``text``, its offset in the original text.
+        ends: Where each piece ends in ``text``, ascending (the first piece's end first).
+    """
+
+    text: str
+    at: tuple[int, ...]
+    ends: tuple[int, ...]
+
+
+def _separated_tokens(text: str) -> Iterator[_Candidate]:
+    """Separable provider keys written in groups or wrapped over lines.
+
+    A key is read from the start of the token that holds a prefix: its pieces are joined
+    and matched against the shape, which must end where a piece ends and span a
+    separator (a key written whole is the plain finder's).
+    """
+    done = 0
+    for hint in _SEPARABLE_HINT.finditer(text):
+        start = hint.start()
+        while start > done and hint.start() - start < LEAD_CHARS and text[start - 1] in _ALNUM:
+            start -= 1
+        if start < done or (start and text[start - 1] in _ALNUM):
+            continue
+        for joined in (_grouped(text, start, hint.end()), _wrapped(text, start, hint.end())):
+            found = _separated_match(text, joined) if joined else None
+            if found is not None:
+                done = found[2]
+                yield found
+                break
+
+
+def _grouped(text: str, start: int, prefix_end: int) -> _Joined | None:
+    """The key at ``start`` read in even groups (``AKIA PIX6 EA6Q``), or None."""
+    first = GROUP.match(text, prefix_end)
+    pieces = [(start, first.end() if first else prefix_end)]
+    separator = width = None
+    while pieces[-1][1] - start < MAX_SEPARATED_CHARS:
+        gap = GROUP_SEPARATOR.match(text, pieces[-1][1])
+        group = GROUP.match(text, gap.end()) if gap else None
+        if gap is None or group is None or separator not in (None, gap.group()):
+            break
+        separator, size = gap.group(), group.end() - group.start()
+        width = size if width is None else width
+        if not MIN_GROUP_CHARS <= width <= MAX_GROUP_CHARS or size > width:
+            break
+        pieces.append(group.span())
+        if size < width:
+            break
+    return _joined(text, pieces)
+
+
+def _wrapped(text: str, start: int, prefix_end: int) -> _Joined | None:
+    """The key at ``start`` read over line breaks, each line a piece of it, or None."""
+    line = WRAPPED_LINE.match(text, prefix_end)
+    pieces = [(start, line.end() if line else prefix_end)]
+    while pieces[-1][1] - start < MAX_SEPARATED_CHARS:
+        wrap = LINE_WRAP.match(text, pieces[-1][1])
+        line = WRAPPED_LINE.match(text, wrap.end()) if wrap else None
+        if line is None:
+            break
+        pieces.append(line.span())
+    return _joined(text, pieces)
+
+
+def _joined(text: str, pieces: list[_Span]) -> _Joined | None:
+    if len(pieces) < 2:
+        return None
+    at = tuple(offset for begin, end in pieces for offset in range(begin, end))
+    ends = tuple(itertools.accumulate(end - begin for begin, end in pieces))
+    return _Joined("".join(text[begin:end] for begin, end in pieces), at, ends)
+
+
+def _separated_match(text: str, joined: _Joined) -> _Candidate | None:
+    """The first separable shape that the joined pieces make, ending where a piece does.
+
+    The key ends at the last piece that still fits the shape and holds a digit, a
+    capital or ``_`` (a word after a key, "ok", is prose; a piece of a random key holds
+    one nearly always), or else at the first piece that completes it.
+    """
+    for priority, shape in _SEPARABLE:
+        if not any(hint in joined.text[: joined.ends[0]] for hint in shape.hints):
+            continue
+        first = end = None
+        for previous, piece_end in itertools.pairwise(joined.ends):
+            match = shape.pattern.fullmatch(joined.text, 0, piece_end)
+            if match is None or not _body_ok(shape, match.group("b")):
+                if first is not None:
+                    break
+                continue
+            first = first or piece_end
+            if _KEYLIKE.search(joined.text, previous, piece_end):
+                end = piece_end
+        end = end or first
+        if end is not None:
+            return priority, joined.at[0], joined.at[end - 1] + 1, shape.kind
+    return None
+
+
+def _body_ok(shape: Shape, body: str) -> bool:
+    """The shape's checks on a key's body, but for where it is and what is near it."""
+    return not (
+        (shape.random and not _random_body(body))
+        or (shape.min_digits and len(_DIGIT.findall(body)) < shape.min_digits)
+        or _is_filler(body, MIN_DISTINCT_CHARS)
+    )
 
 
 # --- private keys -------------------------------------------------------------------

@@ -485,3 +485,72 @@ def test_a_masked_placeholder_reference_or_expression_is_not_a_secret(text: str)
 @pytest.mark.parametrize("quote", ['"', ""], ids=["quoted", "bare"])
 def test_the_value_the_forms_hide_is_a_secret_alone(quote: str) -> None:
     only(f"password = {quote}{CORE}{quote}", "password assignment", CORE)
+
+
+# --- provider keys written with separators ------------------------------------------
+
+SEPARABLE = [
+    token
+    for token in TOKENS
+    if any(
+        shape.separable and shape.pattern.fullmatch(token.prefix + token.body) for shape in SHAPES
+    )
+]
+GROUPABLE = [token for token in SEPARABLE if re.fullmatch(r"\w+", token.body)]
+
+
+def grouped(body: str, width: int, separator: str) -> str:
+    return separator.join(body[at : at + width] for at in range(0, len(body), width))
+
+
+def test_every_separable_shape_has_an_example() -> None:
+    separable = {shape.kind for shape in SHAPES if shape.separable}
+    assert separable == {token.kind for token in SEPARABLE}
+    assert all(not shape.near and shape.lead is None for shape in SHAPES if shape.separable)
+
+
+@pytest.mark.parametrize("separator", [" ", "-", "\u00a0", "\t"], ids=repr)
+@pytest.mark.parametrize("token", GROUPABLE, ids=lambda token: token.prefix[:8])
+def test_a_key_written_in_groups_is_found(token: Token, separator: str) -> None:
+    key = token.prefix + separator + grouped(token.body, 4, separator)
+    only(f"the key is {key} (rotated)", token.kind, key)
+
+
+@pytest.mark.parametrize("width", [3, 5, 8])
+def test_any_even_grouping_of_an_aws_key_is_found(width: int) -> None:
+    key = "AKIA " + grouped(chars(UPPER_DIGITS, 16), width, " ")
+    only(f"Deploy used {key}.", "aws access key", key)
+
+
+@pytest.mark.parametrize("wrap", ["\n", "\r\n", "\n    ", "\\\n  "], ids=repr)
+@pytest.mark.parametrize("token", SEPARABLE, ids=lambda token: token.prefix[:8])
+def test_a_key_wrapped_over_lines_is_found(token: Token, wrap: str) -> None:
+    secret = token.prefix + token.body
+    middle = len(secret) // 2
+    key = secret[:middle] + wrap + secret[middle:]
+    only(f"log line: {key}\nnext: ok", token.kind, key)
+
+
+def test_the_probes_grouped_aws_key_is_found() -> None:
+    only("access key AKIA PIX6 EA6Q OM66 ZJOJ here", "aws access key", "AKIA PIX6 EA6Q OM66 ZJOJ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Episode 123e4567-e89b-12d3-a456-426614174000 was merged.",
+        "md5 d41d 8cd9 8f00 b204 e980 0998 ecf8 427e of the empty file",
+        "Test card 4111 1111 1111 1111, then 1 234 567 890 rows.",
+        "ISBN 978-3-16-148410-0 and MAC 00-1A-2B-3C-4D-5E",
+        "AKIA keys are rotated each year, ASIA keys each hour.",
+        "AKIA PIX6 EA6Q OM66 is too short for a key id",
+        "AKIA PIX6-EA6Q OM66-ZJOJ mixes its separators",
+        "AKIA PIX6 EA6QOM66 ZJOJ has uneven groups",
+        "ghp_ tokens are forty characters and begin with ghp_ as documented here",
+        "npm_ then the rest of the token goes here when you publish a new version",
+        "prefix AKIA\nthe next line is prose about keys",
+        "sk_live_ keys must never be committed; use sk_test_ keys in tests",
+    ],
+)
+def test_separated_look_alikes_are_not_secrets(text: str) -> None:
+    assert find_secrets(text) == []
