@@ -11,12 +11,26 @@ import hashlib
 import re
 import unicodedata
 
-from graphmem.models import MAX_SUBJECT_CHARS, NAME_PATTERN
+from graphmem.models import CONTROL_PATTERN, MAX_SUBJECT_CHARS, NAME_PATTERN
 
 
 def is_name(value: object) -> bool:
     """Whether ``value`` is a valid principal or project name (:data:`NAME_PATTERN`)."""
     return isinstance(value, str) and re.fullmatch(NAME_PATTERN, value) is not None
+
+
+_TERMINAL_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+"""An ANSI control or operating-system sequence (colours, cursor moves, window titles)."""
+
+_CONTROL = re.compile(CONTROL_PATTERN)
+
+
+def plain_text(text: str) -> str:
+    """``text`` without terminal sequences and control characters; tabs and line breaks stay.
+
+    What a statement formed from an item may hold (statements refuse the rest).
+    """
+    return _CONTROL.sub("", _TERMINAL_SEQUENCE.sub("", text))
 
 
 def normal_form(text: str) -> str:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from graphmem.content import plain_text
 from graphmem.models import Authority, BeliefState, BeliefType, Episode, EvidenceRole, Portability
 
 
@@ -72,7 +73,9 @@ class StructuredExtractor:
     """The default extractor: one candidate per structured item.
 
     Observations → fact, inferences → provisional fact, decisions → decision, failed
-    attempts → dead end; ``"label: statement"`` items carry a subject.
+    attempts → dead end; ``"label: statement"`` items carry a subject. Terminal
+    sequences and control characters an item may quote are left out of the statement
+    (statements refuse them); an item of nothing else forms nothing.
     """
 
     def extract(self, episode: Episode) -> list[Candidate]:
@@ -80,6 +83,7 @@ class StructuredExtractor:
         candidates = []
         for part, belief_type, state, role in _PARTS:
             for item in getattr(episode, part):
-                subject, statement = split_subject(item)
-                candidates.append(Candidate(statement, belief_type, state, role, subject))
+                subject, statement = split_subject(plain_text(item))
+                if statement:
+                    candidates.append(Candidate(statement, belief_type, state, role, subject))
         return candidates

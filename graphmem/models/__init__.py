@@ -15,6 +15,7 @@ package imports nothing of graphmem outside itself.
 from graphmem.models.base import (
     ANCHOR_KEY_PATTERN,
     COMMIT_PATTERN,
+    CONTROL_PATTERN,
     ID_PATTERN,
     MAX_BATCH_ROWS,
     MAX_EPISODE_TEXT_CHARS,
@@ -124,6 +125,7 @@ __all__ = [
     "ANCHOR_KEY_PATTERN",
     "AUTHORITY_RANK",
     "COMMIT_PATTERN",
+    "CONTROL_PATTERN",
     "DEFAULT_CAPS",
     "DEFAULT_CONFIDENCE",
     "DEFAULT_PORTABILITY",

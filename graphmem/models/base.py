@@ -74,8 +74,10 @@ def _clean_text(value: str) -> str:
 
 _CLEAN = AfterValidator(_clean_text)
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+CONTROL_PATTERN = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
 """Control characters other than tab, line feed and carriage return (C0, DEL and C1)."""
+
+_CONTROL = re.compile(CONTROL_PATTERN)
 
 
 def _no_control(value: str) -> str:

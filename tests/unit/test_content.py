@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.content import query_subject
+from graphmem.content import plain_text, query_subject
 from graphmem.models import MAX_SUBJECT_CHARS
 
 
@@ -44,3 +44,9 @@ def test_long_queries_are_cut_at_a_word() -> None:
     assert subject.split(" ") == ["deploy"] * len(subject.split(" "))
     one_word = query_subject("x" * 1_000)
     assert one_word == "x" * MAX_SUBJECT_CHARS
+
+
+def test_plain_text_leaves_out_terminal_sequences_and_control_characters() -> None:
+    quoted = "\x1b[1;31mred\x1b[0m\tbell\x07\r\nrub\x7fout \x1b]0;title\x1b\\c1\x85 end"
+    assert plain_text(quoted) == "red\tbell\r\nrubout c1 end"
+    assert plain_text("plain text, ünïcode ✓") == "plain text, ünïcode ✓"

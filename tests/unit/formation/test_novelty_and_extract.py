@@ -103,3 +103,28 @@ def test_structured_parts_map_to_types_states_and_roles() -> None:
             "pinning the seed",
         ),
     ]
+
+
+def test_an_item_quoting_terminal_output_forms_a_plain_statement() -> None:
+    episode = Episode.model_validate(
+        {
+            "id": "e",
+            "principal": "p",
+            "project": "shop",
+            "kind": "task",
+            "title": "t",
+            "outcome": "failed",
+            "trust": "trusted",
+            "observations": ["\x1b[31mFAILED\x1b[0m tests/test_tax.py\x07", "\x1b[0m\x1b[2K"],
+            "inferences": [],
+            "decisions": [],
+            "failed_attempts": ["build: make -j8\x1b]0;done\x07 ran out of memory"],
+            "unresolved": [],
+            "paths": [],
+            "commits": [],
+            "recorded_at": datetime(2026, 1, 1, tzinfo=UTC),
+            "seq": 1,
+        }
+    )
+    found = [(c.subject, c.statement) for c in StructuredExtractor().extract(episode)]
+    assert found == [(None, "FAILED tests/test_tax.py"), ("build", "make -j8 ran out of memory")]
