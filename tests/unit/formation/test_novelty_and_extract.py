@@ -60,8 +60,10 @@ def test_labels_become_subjects_only_when_short() -> None:
     )
 
 
-def test_structured_parts_map_to_types_states_and_roles() -> None:
-    episode = Episode.model_validate(
+def _episode(**parts: list[str]) -> Episode:
+    """A stored episode of project shop holding ``parts`` (the others empty)."""
+    empty = ("observations", "inferences", "decisions", "failed_attempts", "unresolved")
+    return Episode.model_validate(
         {
             "id": "e",
             "principal": "p",
@@ -70,16 +72,23 @@ def test_structured_parts_map_to_types_states_and_roles() -> None:
             "title": "t",
             "outcome": "succeeded",
             "trust": "trusted",
-            "observations": ["CI runs on 2 cores"],
-            "inferences": ["flaky tests come from timing"],
-            "decisions": ["test runner: pytest"],
-            "failed_attempts": ["pinning the seed"],
-            "unresolved": ["why DNS is slow"],
+            **{part: [] for part in empty},
+            **parts,
             "paths": [],
             "commits": [],
             "recorded_at": datetime(2026, 1, 1, tzinfo=UTC),
             "seq": 1,
         }
+    )
+
+
+def test_structured_parts_map_to_types_states_and_roles() -> None:
+    episode = _episode(
+        observations=["CI runs on 2 cores"],
+        inferences=["flaky tests come from timing"],
+        decisions=["test runner: pytest"],
+        failed_attempts=["pinning the seed"],
+        unresolved=["why DNS is slow"],
     )
     found = [
         (c.type, c.state, c.role, c.subject, c.statement)
@@ -106,25 +115,9 @@ def test_structured_parts_map_to_types_states_and_roles() -> None:
 
 
 def test_an_item_quoting_terminal_output_forms_a_plain_statement() -> None:
-    episode = Episode.model_validate(
-        {
-            "id": "e",
-            "principal": "p",
-            "project": "shop",
-            "kind": "task",
-            "title": "t",
-            "outcome": "failed",
-            "trust": "trusted",
-            "observations": ["\x1b[31mFAILED\x1b[0m tests/test_tax.py\x07", "\x1b[0m\x1b[2K"],
-            "inferences": [],
-            "decisions": [],
-            "failed_attempts": ["build: make -j8\x1b]0;done\x07 ran out of memory"],
-            "unresolved": [],
-            "paths": [],
-            "commits": [],
-            "recorded_at": datetime(2026, 1, 1, tzinfo=UTC),
-            "seq": 1,
-        }
+    episode = _episode(
+        observations=["\x1b[31mFAILED\x1b[0m tests/test_tax.py\x07", "\x1b[0m\x1b[2K"],
+        failed_attempts=["build: make -j8\x1b]0;done\x07 ran out of memory"],
     )
     found = [(c.subject, c.statement) for c in StructuredExtractor().extract(episode)]
     assert found == [(None, "FAILED tests/test_tax.py"), ("build", "make -j8 ran out of memory")]
