@@ -1,0 +1,1 @@
+"""Session capture: hook events in, spool, signals, consolidation (docs/capture.md)."""

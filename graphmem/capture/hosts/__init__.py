@@ -1,0 +1,1 @@
+"""One adapter per agent host: its payload in, a HookEvent out (standard library only)."""
