@@ -11,7 +11,7 @@ import hashlib
 import re
 import unicodedata
 
-from graphmem.models import CONTROL_PATTERN, MAX_SUBJECT_CHARS, NAME_PATTERN
+from graphmem.limits import CONTROL_PATTERN, MAX_SUBJECT_CHARS, NAME_PATTERN
 
 
 def is_name(value: object) -> bool:

@@ -16,7 +16,9 @@ so they all refuse the same inputs with the same :class:`~graphmem.errors.Invali
 
 The rules on what a field means (control characters in statements and titles, paths
 that stay inside the project) are the models' (:mod:`graphmem.models.base`), so the
-Python client, which takes no JSON, is held to them too.
+Python client, which takes no JSON, is held to them too; the field limits and patterns
+they use are at the end of this module. Standard library only: the hook command reads
+its input here on an agent host's hot path.
 """
 
 from __future__ import annotations
@@ -197,3 +199,41 @@ def _walk(value: Any, field: str) -> Iterator[tuple[str, int, Any]]:
                 (f"{path}.{index}", depth + 1, child)
                 for index, child in reversed(list(enumerate(item)))
             )
+
+
+# --- Field limits and patterns (the models hold fields to these) ----------------------
+
+MAX_STATEMENT_CHARS = 4_000
+
+MAX_SUBJECT_CHARS = 256
+
+MAX_TITLE_CHARS = 500
+
+MAX_EPISODE_TEXT_CHARS = 100_000
+
+MAX_ITEM_CHARS = 4_000
+
+MAX_ITEMS = 200
+
+MAX_PATH_CHARS = 1_024
+
+MAX_REASON_CHARS = 1_000
+
+MAX_IDEMPOTENCY_KEY_CHARS = 200
+
+MAX_BATCH_ROWS = 10_000
+"""The most rows one batch write, listing or log page holds."""
+
+MAX_SEQ = 2**63 - 1
+"""The largest seq: the largest integer Neo4j stores."""
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
+
+ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
+
+ANCHOR_KEY_PATTERN = r"^[a-z0-9_+-]+:[^:]+(:[^:]+)*::[^#]+#[a-z]+(~[0-9]+)?$"
+
+CONTROL_PATTERN = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+"""Control characters other than tab, line feed and carriage return (C0, DEL and C1)."""

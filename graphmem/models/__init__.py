@@ -12,7 +12,7 @@ package imports nothing of graphmem outside itself.
 - :mod:`.views`: cross-project views and access tokens.
 """
 
-from graphmem.models.base import (
+from graphmem.limits import (
     ANCHOR_KEY_PATTERN,
     COMMIT_PATTERN,
     CONTROL_PATTERN,
@@ -23,14 +23,16 @@ from graphmem.models.base import (
     MAX_ITEM_CHARS,
     MAX_ITEMS,
     MAX_PATH_CHARS,
-    MAX_QUERY_CHARS,
     MAX_REASON_CHARS,
     MAX_SEQ,
     MAX_STATEMENT_CHARS,
     MAX_SUBJECT_CHARS,
     MAX_TITLE_CHARS,
-    MAX_TOKEN_NAME_CHARS,
     NAME_PATTERN,
+)
+from graphmem.models.base import (
+    MAX_QUERY_CHARS,
+    MAX_TOKEN_NAME_CHARS,
     CodePath,
     CommitId,
     Confidence,

@@ -13,55 +13,21 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
-MAX_STATEMENT_CHARS = 4_000
-
-
-MAX_SUBJECT_CHARS = 256
-
-
-MAX_TITLE_CHARS = 500
-
-
-MAX_EPISODE_TEXT_CHARS = 100_000
-
-
-MAX_ITEM_CHARS = 4_000
-
-
-MAX_ITEMS = 200
-
-
-MAX_PATH_CHARS = 1_024
-
-
-MAX_REASON_CHARS = 1_000
-
-
-MAX_IDEMPOTENCY_KEY_CHARS = 200
-
-
-MAX_BATCH_ROWS = 10_000
-
-
-"""The most rows one batch write, listing or log page holds."""
-
-
-MAX_SEQ = 2**63 - 1
-
-
-"""The largest seq: the largest integer Neo4j stores."""
-
-
-NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
-
-
-ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
-
-
-COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
-
-
-ANCHOR_KEY_PATTERN = r"^[a-z0-9_+-]+:[^:]+(:[^:]+)*::[^#]+#[a-z]+(~[0-9]+)?$"
+from graphmem.limits import (
+    COMMIT_PATTERN,
+    CONTROL_PATTERN,
+    ID_PATTERN,
+    MAX_EPISODE_TEXT_CHARS,
+    MAX_IDEMPOTENCY_KEY_CHARS,
+    MAX_ITEM_CHARS,
+    MAX_ITEMS,
+    MAX_PATH_CHARS,
+    MAX_REASON_CHARS,
+    MAX_STATEMENT_CHARS,
+    MAX_SUBJECT_CHARS,
+    MAX_TITLE_CHARS,
+    NAME_PATTERN,
+)
 
 
 def _clean_text(value: str) -> str:
@@ -73,9 +39,6 @@ def _clean_text(value: str) -> str:
 
 
 _CLEAN = AfterValidator(_clean_text)
-
-CONTROL_PATTERN = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
-"""Control characters other than tab, line feed and carriage return (C0, DEL and C1)."""
 
 _CONTROL = re.compile(CONTROL_PATTERN)
 

@@ -18,11 +18,13 @@ from pydantic import (
     model_validator,
 )
 
-from graphmem.models.base import (
+from graphmem.limits import (
     ANCHOR_KEY_PATTERN,
     MAX_BATCH_ROWS,
     MAX_ITEMS,
     MAX_PATH_CHARS,
+)
+from graphmem.models.base import (
     CommitId,
     Confidence,
     EpisodeText,

@@ -7,8 +7,10 @@ from typing import Annotated
 
 from pydantic import AwareDatetime, Field
 
-from graphmem.models.base import (
+from graphmem.limits import (
     MAX_ITEMS,
+)
+from graphmem.models.base import (
     CodePath,
     InputModel,
     Name,
