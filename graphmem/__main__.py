@@ -1,5 +1,5 @@
 """``python -m graphmem``: the same as the ``graphmem`` command."""
 
-from graphmem.cli import main
+from graphmem.launcher import main
 
 main()

@@ -118,8 +118,8 @@ class SpoolRecord:
     """One line of a session's spool: an event as captured (docs/capture.md).
 
     Attributes:
-        n: The line's number in the session's spool, from 0; signals cite these as
-            their evidence.
+        n: Where the line starts in the session's spool (its byte offset: ascending,
+            unique); signals cite these as their evidence.
         at: When it was captured (ISO 8601, UTC).
         project: The project it was captured in.
         event: The event, redacted and capped.

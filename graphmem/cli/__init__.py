@@ -11,6 +11,7 @@ from graphmem.cli import (
     explore,
     feedback,
     formation,
+    hook,
     memory,
     neo4j,
     recall,
@@ -35,6 +36,7 @@ demo.register(app)
 browse.register(app)
 serve.register(app)
 transfer.register(app)
+hook.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")
 app.add_typer(cache.app, name="cache")

@@ -130,7 +130,7 @@ def register(app: typer.Typer) -> None:
             defaults = Defaults(
                 code_root=_code_root(code_root), ceiling=parse_sensitivity(ceiling, "ceiling")
             )
-            app = http_app(admin, pool, defaults, host=host)
+            app = http_app(admin, pool, defaults, directory, host=host)
             typer.echo(f"graphmem serve: http://{host}:{port}{MCP_PATH}", err=True)
             if not live:
                 typer.echo(

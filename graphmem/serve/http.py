@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -22,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from graphmem.admin import Admin, token_digest
 from graphmem.errors import GraphMemError
 from graphmem.serve.clients import ClientPool
+from graphmem.serve.hooks import HookRoutes
 from graphmem.serve.http_limits import BodyLimits
 from graphmem.serve.server import Context, MemoryServer
 from graphmem.serve.tools import Defaults
@@ -104,30 +106,40 @@ async def _refuse(send: Send, status: int, error: str, description: str) -> None
 
 
 def principal_of_request(ctx: Context) -> str:
-    """The principal :class:`BearerAuth` authenticated for this request."""
+    """The principal :class:`BearerAuth` authenticated for this MCP request."""
     request = ctx.request
-    state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
-    principal = state.get(_PRINCIPAL_KEY)
+    return principal_of_scope(getattr(request, "scope", {}) if request is not None else {})
+
+
+def principal_of_scope(scope: Scope) -> str:
+    """The principal :class:`BearerAuth` put on this request's scope."""
+    principal = scope.get("state", {}).get(_PRINCIPAL_KEY)
     if not isinstance(principal, str):  # unreachable behind BearerAuth
         raise RuntimeError("request reached MCP without an authenticated principal")
     return principal
 
 
 def http_app(
-    admin: Admin, clients: ClientPool, defaults: Defaults, host: str = "127.0.0.1"
+    admin: Admin,
+    clients: ClientPool,
+    defaults: Defaults,
+    data_dir: Path,
+    host: str = "127.0.0.1",
 ) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
-    """The ASGI app: MCP streamable HTTP at :data:`MCP_PATH`, behind :class:`BearerAuth`.
+    """The ASGI app behind :class:`BearerAuth`: MCP, and hook events at ``/hooks/<host>``.
 
-    A message that passes the token check is read under the input-limits policy
+    MCP streamable HTTP is at :data:`MCP_PATH`. A message that passes the token check is read under the input-limits policy
     (:class:`~graphmem.serve.http_limits.BodyLimits`) before the SDK sees it.
 
     Args:
         admin: Where tokens are looked up.
         clients: Each principal's client.
         defaults: The code root (``index_code`` is offered only with one).
+        data_dir: The data directory (hook events go to its spool).
         host: The host it is served on (on loopback, Host and Origin headers are
             checked against it, against DNS rebinding).
     """
     memory = MemoryServer(clients.get, principal_of_request, defaults)
     app = memory.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-    return BearerAuth(BodyLimits(app, MCP_PATH), admin.principal_of_token)
+    routes = HookRoutes(BodyLimits(app, MCP_PATH), data_dir, principal_of_scope)
+    return BearerAuth(routes, admin.principal_of_token)

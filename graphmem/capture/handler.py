@@ -1,0 +1,71 @@
+"""The one handler behind both transports: a host's payload in, a spool line out.
+
+``graphmem hook <host>`` (one process per event) and ``graphmem serve``'s
+``POST /hooks/<host>`` both call :func:`capture`, so an event captured either way
+gives the same spool line. Standard library and graphmem's pure modules only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from graphmem.capture import spool
+from graphmem.capture.event import HookEvent
+from graphmem.capture.project import project_of
+
+
+class Adapter(Protocol):
+    """What each module of :mod:`graphmem.capture.hosts` provides."""
+
+    HOST: str
+
+    def read_event(self, payload: Mapping[str, object]) -> HookEvent:
+        """The host's payload as a HookEvent (PayloadError: it cannot be read)."""
+        ...
+
+    def context_output(self, event_name: str, context: str) -> dict[str, object] | None:
+        """The output that adds ``context`` on this event, or None where none may."""
+        ...
+
+    def empty_output(self, event_name: str) -> str:
+        """What to print when graphmem has nothing to say on this event."""
+        ...
+
+
+@dataclass(frozen=True)
+class Captured:
+    """What capturing one event did.
+
+    Attributes:
+        event: The event as read (before redaction).
+        project: Its project's name.
+        spool_file: The session's spool.
+        written: What the append did; None when the project opted out of capture.
+    """
+
+    event: HookEvent
+    project: str
+    spool_file: Path
+    written: spool.Written | None
+
+
+def capture(
+    data_dir: Path, principal: str, adapter: Adapter, payload: Mapping[str, object]
+) -> Captured:
+    """Reads one hook payload and appends it to its session's spool.
+
+    Raises:
+        PayloadError: The adapter cannot read the payload.
+        ValueError: The event's project has no valid name.
+        OSError: The spool cannot be written.
+    """
+    event = adapter.read_event(payload)
+    project = project_of(event.cwd)
+    path = spool.spool_file(data_dir, principal, event.session_id)
+    if not project.capture:
+        return Captured(event, project.name, path, None)
+    written = spool.append(path, event, project.name, project.root)
+    return Captured(event, project.name, path, written)
