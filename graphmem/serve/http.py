@@ -128,8 +128,9 @@ def http_app(
 ) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     """The ASGI app behind :class:`BearerAuth`: MCP, and hook events at ``/hooks/<host>``.
 
-    MCP streamable HTTP is at :data:`MCP_PATH`. A message that passes the token check is read under the input-limits policy
-    (:class:`~graphmem.serve.http_limits.BodyLimits`) before the SDK sees it.
+    MCP streamable HTTP is at :data:`MCP_PATH`. A message that passes the token check
+    is read under the input-limits policy (:class:`~graphmem.serve.http_limits.BodyLimits`)
+    before the SDK sees it.
 
     Args:
         admin: Where tokens are looked up.
