@@ -10,29 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from graphmem.capture import spool
 from graphmem.capture.event import HookEvent
+from graphmem.capture.hosts import HostAdapter
 from graphmem.capture.project import project_of
-
-
-class Adapter(Protocol):
-    """What each module of :mod:`graphmem.capture.hosts` provides."""
-
-    HOST: str
-
-    def read_event(self, payload: Mapping[str, object]) -> HookEvent:
-        """The host's payload as a HookEvent (PayloadError: it cannot be read)."""
-        ...
-
-    def context_output(self, event_name: str, context: str) -> dict[str, object] | None:
-        """The output that adds ``context`` on this event, or None where none may."""
-        ...
-
-    def empty_output(self, event_name: str) -> str:
-        """What to print when graphmem has nothing to say on this event."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -53,7 +35,7 @@ class Captured:
 
 
 def capture(
-    data_dir: Path, principal: str, adapter: Adapter, payload: Mapping[str, object]
+    data_dir: Path, principal: str, adapter: HostAdapter, payload: Mapping[str, object]
 ) -> Captured:
     """Reads one hook payload and appends it to its session's spool.
 

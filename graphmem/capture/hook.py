@@ -26,7 +26,8 @@ from pathlib import Path
 from types import FrameType
 
 from graphmem import limits
-from graphmem.capture.handler import Adapter, capture
+from graphmem.capture.handler import capture
+from graphmem.capture.hosts import HostAdapter
 from graphmem.capture.hosts import adapter as host_adapter
 from graphmem.settings import (
     PRIVATE_FILE_MODE,
@@ -53,7 +54,7 @@ def main(argv: list[str]) -> int:
     """Runs the hook for ``argv[0]``'s host; always returns 0."""
     started = time.monotonic()
     host = argv[0] if argv else ""
-    adapter: Adapter | None = None
+    adapter: HostAdapter | None = None
     event_name = ""
     previous = signal.signal(signal.SIGALRM, _out_of_time)
     signal.setitimer(signal.ITIMER_REAL, BUDGET_SECONDS)
@@ -77,7 +78,7 @@ def _out_of_time(signum: int, frame: FrameType | None) -> None:
     raise _OutOfTime(f"over the {BUDGET_SECONDS} s budget")
 
 
-def _deliver(host: str, adapter: Adapter, payload: dict[str, object]) -> None:
+def _deliver(host: str, adapter: HostAdapter, payload: dict[str, object]) -> None:
     """Forwards to the configured server, or appends to the spool here."""
     url = os.environ.get("GRAPHMEM_HOOK_URL")
     if url and _forwarded(url, host, payload):
@@ -104,7 +105,7 @@ def _forwarded(url: str, host: str, payload: dict[str, object]) -> bool:
         return False
 
 
-def _answer(adapter: Adapter | None, event_name: str) -> None:
+def _answer(adapter: HostAdapter | None, event_name: str) -> None:
     """Prints what the host reads as "nothing to add" (nothing when unsure)."""
     try:
         text = adapter.empty_output(event_name) if adapter is not None else ""
