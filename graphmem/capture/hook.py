@@ -20,7 +20,6 @@ import os
 import signal
 import sys
 import time
-import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
@@ -91,6 +90,8 @@ def _forwarded(url: str, host: str, payload: dict[str, object]) -> bool:
     token_file = os.environ.get("GRAPHMEM_HOOK_TOKEN_FILE")
     if not token_file:
         return False
+    import urllib.request  # only on this path: 28 ms of imports the spool path never needs
+
     token = Path(token_file).read_text(encoding="utf-8").strip()
     request = urllib.request.Request(
         f"{url.rstrip('/')}/hooks/{host}",
