@@ -1,0 +1,301 @@
+"""What a session's spool becomes: its episode, task segments and candidate beliefs (pure).
+
+The plan is made by rules from the signals (:mod:`graphmem.capture.signals`), and every
+statement is a template filled from captured evidence (a command, an error signature,
+paths, the user's own sentence), so every word of a formed belief traces back to an
+event. The gates that run here, before formation's own (docs/capture.md):
+
+1. **validation**: abandoned work forms only a ``dead_end``; an error never fixed, a
+   retry, and routine success form nothing of their own;
+2. **frequency**: a signal seen once in the session forms at most a provisional
+   belief; one that recurs forms an active one (across sessions, formation's novelty
+   gate reinforces the existing belief, and a second supporting episode makes it
+   active);
+3. **trust**: a signal with untrusted evidence (web content, other MCP servers, files
+   outside the work tree) never forms a belief; it is listed as rejected by ``trust``;
+4. **score and cap**: a session that edited nothing and failed nothing (read-only), or
+   edited only documentation, earns nothing; otherwise the best
+   :data:`CAP_PER_SESSION` candidates by score go on, the rest are rejected by ``cap``.
+
+Formation then applies tombstones, novelty, its own cap and resolve, in one
+transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from graphmem.capture.event import EventKind, SpoolRecord
+from graphmem.capture.signals import Signal, SignalKind
+from graphmem.formation.extract import Candidate
+from graphmem.models import Authority, BeliefState, BeliefType, EvidenceRole, Outcome
+
+CAP_PER_SESSION = 5
+"""The most new beliefs one session may form."""
+
+MAX_ITEM = 600
+"""The most characters a template takes from one piece of evidence."""
+
+DOCS_SUFFIXES = frozenset({".md", ".rst", ".txt", ".adoc"})
+"""Files whose edits alone make a docs-only session."""
+
+_SCORES = {
+    SignalKind.DEAD_END: 5,
+    SignalKind.FIX: 4,
+    SignalKind.RULE: 4,
+    SignalKind.TEST_COMMAND: 2,
+    SignalKind.BUILD_COMMAND: 2,
+    SignalKind.CO_EDITED: 1,
+}
+"""How much each kind of signal is worth keeping; dead ends get emphasis."""
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A candidate a capture gate held back: its statement and the gate."""
+
+    statement: str
+    gate: str
+
+
+@dataclass
+class SessionPlan:
+    """What consolidation writes for one session.
+
+    Attributes:
+        title: The session episode's title.
+        text: The prompts, in order (the episode's text).
+        outcome: How the session's last build or test ended.
+        observations: Fixes and how the project builds and tests.
+        decisions: Rules the user stated.
+        failed_attempts: Dead ends.
+        unresolved: Errors never fixed.
+        paths: Files edited, relative to the project's root.
+        segments: One (title, text, paths) per task segment (split at prompts).
+        candidates: What goes on to formation, best first.
+        rejected: What the capture gates held back.
+        kind: ``read_only``, ``docs_only`` or ``working``.
+    """
+
+    title: str
+    text: str
+    outcome: Outcome
+    observations: list[str] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
+    failed_attempts: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    segments: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    kind: str = "working"
+
+
+def plan_session(
+    records: Sequence[SpoolRecord], signals: Sequence[Signal], root: str
+) -> SessionPlan:
+    """The session's episode, segments and candidates, by the rules above.
+
+    Args:
+        records: The session's spool, in order.
+        signals: What :func:`graphmem.capture.signals.derive_signals` found in it.
+        root: The project's root directory (edited paths are made relative to it).
+    """
+    prompts = [
+        r.event.prompt for r in records if r.event.kind is EventKind.PROMPT and r.event.prompt
+    ]
+    plan = SessionPlan(
+        title=_title(prompts, records),
+        text="\n\n".join(_cut(prompt) for prompt in prompts)[:100_000] or "(no prompt)",
+        outcome=_outcome(records),
+    )
+    edited = sorted({p for s in signals for p in s.paths if _relative(p, root) is not None})
+    plan.paths = [path for path in (_relative(p, root) for p in edited) if path is not None][:200]
+    plan.kind = _session_kind(records, signals, plan.paths)
+    plan.segments = _segments(records, root)
+    scored: list[tuple[int, int, Candidate]] = []
+    for index, signal in enumerate(signals):
+        made = _candidate(signal, signals, root)
+        if made is None:
+            _episode_item(plan, signal, root)
+            continue
+        _episode_item(plan, signal, root)
+        if signal.untrusted:
+            plan.rejected.append(Rejected(made.statement, "trust"))
+            continue
+        scored.append((-_SCORES.get(signal.kind, 0), index, made))
+    scored.sort(key=lambda entry: (entry[0], entry[1]))
+    for rank, (_, _, candidate) in enumerate(scored):
+        if plan.kind != "working" or rank >= CAP_PER_SESSION:
+            plan.rejected.append(Rejected(candidate.statement, "cap"))
+        else:
+            plan.candidates.append(candidate)
+    return plan
+
+
+def _candidate(signal: Signal, signals: Sequence[Signal], root: str) -> Candidate | None:
+    """The belief a signal may form (validation and frequency gates), else None."""
+    recurs = _recurs(signal, signals)
+    state = BeliefState.ACTIVE if recurs else BeliefState.PROVISIONAL
+    statement = _statement(signal, root)
+    if statement is None:
+        return None
+    if signal.kind is SignalKind.DEAD_END:
+        return Candidate(statement, BeliefType.DEAD_END, state, EvidenceRole.FAILED_ATTEMPT)
+    if signal.kind is SignalKind.FIX:
+        return Candidate(statement, BeliefType.LESSON, state, EvidenceRole.OBSERVATION)
+    if signal.kind is SignalKind.RULE:
+        return Candidate(
+            statement,
+            BeliefType.PREFERENCE,
+            state,
+            EvidenceRole.DECISION,
+            authority=Authority.USER,
+        )
+    if signal.kind in (SignalKind.BUILD_COMMAND, SignalKind.TEST_COMMAND):
+        return Candidate(statement, BeliefType.FACT, state, EvidenceRole.OBSERVATION)
+    if signal.kind is SignalKind.CO_EDITED:
+        return Candidate(statement, BeliefType.PATTERN, state, EvidenceRole.OBSERVATION)
+    return None
+
+
+def _recurs(signal: Signal, signals: Sequence[Signal]) -> bool:
+    """Whether the signal was seen more than once in the session."""
+    if signal.kind in (SignalKind.BUILD_COMMAND, SignalKind.TEST_COMMAND):
+        return len(signal.evidence) >= 2
+    twins = [
+        other
+        for other in signals
+        if other.kind is signal.kind
+        and (other.signature, other.text, other.paths)
+        == (signal.signature, signal.text, signal.paths)
+    ]
+    return len(twins) >= 2
+
+
+def _statement(signal: Signal, root: str) -> str | None:
+    """The template a signal fills, from its evidence only."""
+    paths = ", ".join(p for p in (_relative(p, root) for p in signal.paths) if p) or "files"
+    command = _cut(signal.command or "")
+    signature = _cut(signal.signature or "")
+    if signal.kind is SignalKind.DEAD_END and signature:
+        return (
+            f'Editing {paths} did not fix "{signature}"'
+            + (f" from `{command}`" if command else "")
+            + "."
+        )
+    if signal.kind is SignalKind.FIX and signature and command:
+        return f'`{command}` failed with "{signature}"; it passed after editing {paths}.'
+    if signal.kind is SignalKind.RULE and signal.text:
+        return _cut(signal.text)
+    if signal.kind is SignalKind.TEST_COMMAND and command:
+        return f"The project's tests run with `{command}`."
+    if signal.kind is SignalKind.BUILD_COMMAND and command:
+        return f"The project builds with `{command}`."
+    if signal.kind is SignalKind.CO_EDITED and len(signal.paths) >= 2:
+        return f"{paths} are edited together."
+    return None
+
+
+def _episode_item(plan: SessionPlan, signal: Signal, root: str) -> None:
+    """Puts what the signal says into the session episode's parts."""
+    statement = _statement(signal, root)
+    if signal.kind is SignalKind.ERROR and signal.signature:
+        item = f'`{_cut(signal.command or "")}` failed with "{_cut(signal.signature)}".'
+        if item not in plan.unresolved and not _fixed(signal, plan):
+            plan.unresolved.append(item)
+        return
+    if statement is None:
+        return
+    if signal.kind is SignalKind.DEAD_END:
+        plan.failed_attempts.append(statement)
+    elif signal.kind is SignalKind.RULE:
+        plan.decisions.append(statement)
+    elif signal.kind in (SignalKind.FIX, SignalKind.BUILD_COMMAND, SignalKind.TEST_COMMAND):
+        plan.observations.append(statement)
+
+
+def _fixed(error: Signal, plan: SessionPlan) -> bool:
+    return any(f'"{_cut(error.signature or "")}"' in item for item in plan.observations)
+
+
+def _session_kind(
+    records: Sequence[SpoolRecord], signals: Sequence[Signal], paths: list[str]
+) -> str:
+    """``read_only`` (nothing edited, nothing failed), ``docs_only``, or ``working``."""
+    failed = any(r.event.failed for r in records)
+    edited = paths or [p for s in signals if s.kind is SignalKind.FIX for p in s.paths]
+    if not edited and not failed and not any(s.kind is SignalKind.RULE for s in signals):
+        return "read_only"
+    if (
+        edited
+        and all(PurePosixPath(p).suffix.lower() in DOCS_SUFFIXES for p in edited)
+        and not failed
+    ):
+        return "docs_only"
+    return "working"
+
+
+def _segments(records: Sequence[SpoolRecord], root: str) -> list[tuple[str, str, list[str]]]:
+    """One (title, text, paths) per stretch of the session that starts at a prompt."""
+    segments: list[tuple[str, str, list[str]]] = []
+    prompt: str | None = None
+    commands: list[str] = []
+    paths: set[str] = set()
+    for record in [*records, None]:
+        if record is None or (record.event.kind is EventKind.PROMPT and record.event.prompt):
+            if prompt is not None:
+                text = "\n".join([_cut(prompt), *(f"$ {c}" for c in commands)])[:100_000]
+                segments.append((f"Task: {_one_line(prompt)}", text, sorted(paths)[:200]))
+            if record is not None:
+                prompt, commands, paths = record.event.prompt, [], set()
+            continue
+        event = record.event
+        if event.kind is EventKind.POST_TOOL and event.command:
+            commands.append(_cut(event.command))
+        if event.kind is EventKind.POST_TOOL and event.tool in (
+            "Edit",
+            "Write",
+            "MultiEdit",
+            "NotebookEdit",
+        ):
+            paths.update(p for p in (_relative(path, root) for path in event.paths) if p)
+    return segments
+
+
+def _outcome(records: Sequence[SpoolRecord]) -> Outcome:
+    """How the last shell command of the session ended (none: no shell command)."""
+    shells = [r.event for r in records if r.event.kind is EventKind.POST_TOOL and r.event.command]
+    if not shells:
+        return Outcome.NONE
+    return Outcome.FAILED if shells[-1].failed else Outcome.SUCCEEDED
+
+
+def _title(prompts: list[str], records: Sequence[SpoolRecord]) -> str:
+    project = records[0].project if records else "a project"
+    first = _one_line(prompts[0]) if prompts else "no prompt"
+    return f"Session in {project}: {first}"[:500]
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= 120 else line[:117] + "..."
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_ITEM else text[: MAX_ITEM - 3] + "..."
+
+
+def _relative(path: str, root: str) -> str | None:
+    """``path`` relative to the project's root, or None when it is outside it."""
+    pure = PurePosixPath(path)
+    if not pure.is_absolute():
+        parts = pure.parts
+        return None if ".." in parts or not parts else str(pure)
+    try:
+        relative = pure.relative_to(root)
+    except ValueError:
+        return None
+    return str(relative) if relative.parts else None

@@ -1,0 +1,134 @@
+"""Captured sessions as a user sees them: listed, shown, forgotten (docs/capture.md).
+
+Each session's spool has a state file beside it (``<session>.state.json``, 0600) that
+says how far consolidation got and what it made: the episode and its segments, the
+signals with their evidence, the beliefs formed and the candidates rejected with their
+gate. Standard library and graphmem's pure modules only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphmem.capture import spool
+from graphmem.capture.event import SpoolRecord
+from graphmem.settings import private_file
+
+STATE_SUFFIX = ".state.json"
+
+
+@dataclass(frozen=True)
+class Formed:
+    """A belief a session formed."""
+
+    id: str
+    type: str
+    statement: str
+
+
+@dataclass
+class SessionState:
+    """One captured session: where it is and what it made.
+
+    Attributes:
+        session_id: The host's session id.
+        project: The project it was captured in.
+        state: ``open``, ``consolidating``, ``consolidated`` or ``failed``.
+        events: Events in the spool.
+        redactions: Secrets redacted from them.
+        untrusted: Events marked untrusted.
+        first_at: When the first event was captured.
+        last_at: When the last one was.
+        consolidated_to: The offset of the last event consolidated (None: none yet).
+        session_kind: ``read_only``, ``docs_only`` or ``working`` (after consolidation).
+        episodes: The session episodes written (one per consolidation run).
+        segments: Their task segments.
+        signals: What the rules found, each with ``kind`` and ``evidence``.
+        formed: The beliefs formed.
+        reinforced: Existing beliefs the session reinforced.
+        rejected: The candidates held back, each with ``gate`` and ``statement``.
+    """
+
+    session_id: str
+    project: str
+    state: str = "open"
+    events: int = 0
+    redactions: int = 0
+    untrusted: int = 0
+    first_at: str | None = None
+    last_at: str | None = None
+    consolidated_to: int | None = None
+    session_kind: str | None = None
+    episodes: list[str] = field(default_factory=list)
+    segments: list[str] = field(default_factory=list)
+    signals: list[dict[str, Any]] = field(default_factory=list)
+    formed: list[Formed] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    rejected: list[dict[str, str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON values (``graphmem sessions show --json``)."""
+        data = asdict(self)
+        data["episode"] = self.episodes[-1] if self.episodes else None
+        return data
+
+
+def state_file(spool_path: Path) -> Path:
+    """The state file beside a session's spool."""
+    return spool_path.with_name(spool_path.name.removesuffix(".jsonl") + STATE_SUFFIX)
+
+
+def load_state(spool_path: Path, session_id: str, records: Sequence[SpoolRecord]) -> SessionState:
+    """The session's state, with its event counts taken from ``records`` (the spool)."""
+    saved: dict[str, Any] = {}
+    path = state_file(spool_path)
+    if path.is_file():
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            saved = {}
+    saved.pop("episode", None)
+    formed = [Formed(**item) for item in saved.pop("formed", [])]
+    state = SessionState(**{**saved, "session_id": session_id, "formed": formed})
+    if records:
+        state.project = records[0].project
+        state.events = len(records)
+        state.redactions = sum(r.redactions for r in records)
+        state.untrusted = sum(1 for r in records if r.untrusted)
+        state.first_at, state.last_at = records[0].at, records[-1].at
+    return state
+
+
+def save_state(spool_path: Path, state: SessionState) -> None:
+    """Writes the state file (0600, replaced atomically)."""
+    with private_file(state_file(spool_path)) as out:
+        json.dump(state.to_dict() | {"episode": None}, out, ensure_ascii=False, sort_keys=True)
+
+
+def list_sessions(
+    data_dir: Path, principal: str, project: str | None = None
+) -> Iterator[SessionState]:
+    """Every captured session of ``principal`` (of ``project`` only, when given), newest first."""
+    directory = data_dir / spool.SPOOL_DIR / principal
+    found: list[SessionState] = []
+    for path in sorted(directory.glob("*.jsonl")) if directory.is_dir() else []:
+        records = list(spool.read(path))
+        if not records:
+            continue
+        state = load_state(path, records[0].event.session_id, records)
+        if project is None or state.project == project:
+            found.append(state)
+    yield from sorted(found, key=lambda s: (s.last_at or "", s.session_id), reverse=True)
+
+
+def show_session(data_dir: Path, principal: str, session_id: str) -> SessionState | None:
+    """The state of one session, or None when nothing was captured under that id."""
+    path = spool.spool_file(data_dir, principal, session_id)
+    records = list(spool.read(path))
+    if not records:
+        return None
+    return load_state(path, session_id, records)
