@@ -478,6 +478,13 @@ def _exploration(command: str) -> bool:
     return True
 
 
+_VALUED_OPTIONS = frozenset(
+    {"-k", "-m", "-p", "-n", "-c", "-o", "-r", "-W", "--maxfail", "--tb", "--deselect"}
+    | {"--ignore", "--rootdir", "--durations", "-run", "--run", "-t", "--testNamePattern"}
+    | {"-e", "--env", "--config", "--package", "--features"}
+)
+
+
 def _test_key(command: str) -> tuple[str, tuple[str, ...]] | None:
     """A test command's runner (with its ``cd`` prefix) and the test targets it names."""
     prefix: list[str] = []
@@ -491,14 +498,14 @@ def _test_key(command: str) -> tuple[str, tuple[str, ...]] | None:
         runner = [words[0]]
         if words[0] in _SCRIPT_RUNNERS or words[0] in _TEST_SUBCOMMANDS:
             runner.append(_subcommand(words))
-        targets = sorted(
-            {
-                word.split("::")[0].removeprefix("./").rstrip("/") or "."
-                for word in words[len(runner) :]
-                if not word.startswith("-") and ("/" in word or "::" in word or "." in word)
-            }
-        )
-        return " && ".join([*prefix, " ".join(runner)]), tuple(targets)
+        targets: set[str] = set()
+        arguments = words[len(runner) :]
+        for index, word in enumerate(arguments):
+            if index and arguments[index - 1] in _VALUED_OPTIONS:
+                continue  # ``-k name.part`` names no file
+            if not word.startswith("-") and ("/" in word or "::" in word or "." in word):
+                targets.add(word.split("::")[0].removeprefix("./").rstrip("/") or ".")
+        return " && ".join([*prefix, " ".join(runner)]), tuple(sorted(targets))
     return None
 
 
@@ -535,6 +542,7 @@ class _Run:
     signature: str | None
     untrusted: bool
     segment: int
+    cwd: str
     errant: bool  # a failure that counts as an error
     kind: str | None
     test_key: tuple[str, tuple[str, ...]] | None
@@ -665,6 +673,7 @@ def _read(records: Sequence[SpoolRecord]) -> _Session:
                 signature=error_signature(event.output or "") if failed else None,
                 untrusted=record.untrusted,
                 segment=segment,
+                cwd=event.cwd,
                 errant=failed and not event.interrupted and not _exploration(norm),
                 kind=command_kind(norm),
                 test_key=_test_key(norm),
@@ -816,7 +825,8 @@ def _persisted(session: _Session, failures: list[_Run], fix_paths: set[str]) -> 
 
 
 _GIT_REVERT = re.compile(
-    r"^git (?:checkout|restore)\b|^git stash(?:\s+(?:push|save)\b.*)?$|^git reset --hard\b"
+    r"^git (?:checkout|restore)\b|^git reset --hard\b"
+    r"|^git stash(?:\s+(?:push|save|-\S+)(?:\s.*)?)?$"
 )
 
 
@@ -839,7 +849,7 @@ def _shell_reverts(session: _Session) -> list[tuple[_Run, tuple[str, ...] | None
                     named = [w for w in words[2:] if not w.startswith("-")]
                 if not named:
                     continue
-                paths = None if "." in named else tuple(_relative(p, "") for p in named)
+                paths = None if "." in named else tuple(_relative(p, run.cwd) for p in named)
                 reverts.append((run, paths))
             else:
                 reverts.append((run, None))
@@ -948,13 +958,13 @@ _QUOTED_LINE = re.compile(r"(?m)^\s*>.*$")
 _QUOTED_SPAN = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 _LEAD = (
-    r"^(?:(?:please|pls|and|also|but|so|ok(?:ay)?|remember|note|important|"
-    r"we|you|i)\b[\s,:]*|(?:you|we) (?:should|must|need to|have to)\s+)*"
+    r"^(?:(?:please|pls|and|also|but|so|ok(?:ay)?|remember|note|important|we)\b[\s,:]*"
+    r"|(?:you|we) (?:should|must|need to|have to)\s+)*"
 )
 _RULE = re.compile(
-    _LEAD + r"(?:always|never|don'?t ever|do not ever|prefer|make sure|"
-    r"remember (?:that|to)|use\b.*\b(?:instead of|not|rather than)\b)"
-    r"|^(?:we|i) (?:use|prefer|always|never)\b"
+    _LEAD + r"(?:always|never(?! mind)|don'?t ever|do not ever|prefer|"
+    r"make sure (?:to|that|you|we)|remember (?:that|to)|use\b.*(?:instead of|rather than|, not)\b)"
+    r"|^we use\b|^(?:we|i) prefer\b"
     r"|\bfrom now on\b|\bgoing forward\b|\bin (?:this|our) (?:project|repo|codebase)\b"
     r"|^(?:toujours|jamais|ne jamais|n'utilise jamais)\b|\b(?:dor[ée]navant|d[ée]sormais|"
     r"[àa] partir de maintenant)\b"

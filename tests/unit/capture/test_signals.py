@@ -741,3 +741,30 @@ def test_long_and_hostile_output_stays_fast() -> None:
         error_signature(text)
         normalise_command(text)
     assert time.perf_counter() - start < 2.0
+
+
+def test_option_values_are_not_test_targets() -> None:
+    s = Session().run("pytest tests/x.py -k a.b", 1, ERR).edit("a.py").run("pytest tests/x.py")
+    assert len(s.of(SignalKind.FIX)) == 1
+    s = Session().run("go test -run TestA ./pkg", 1, ERR).edit("a.go").run("go test ./pkg")
+    assert len(s.of(SignalKind.FIX)) == 1
+
+
+def test_descriptions_and_one_off_requests_are_not_rules() -> None:
+    s = Session().prompt(
+        "I always forget this. You never listen. Never mind, just fix it. "
+        "Make sure the tests pass. Use the not operator here. The build always breaks."
+    )
+    assert s.of(SignalKind.RULE) == []
+    s = Session().prompt("Use pnpm instead of npm. Use ruff, not black. I prefer small commits.")
+    assert len(s.of(SignalKind.RULE)) == 3
+
+
+def test_git_checkout_of_an_absolute_path_and_stash_with_options() -> None:
+    s = Session().run("pytest", 1, ERR).edit("a.py").edit("b.py")
+    s.run(f"git checkout -- {CWD}/b.py")
+    assert s.of(SignalKind.DEAD_END)[0].paths == ("b.py",)
+    s = Session().run("pytest", 1, ERR).edit("a.py").run("git stash -u")
+    assert s.of(SignalKind.DEAD_END)[0].paths == ("a.py",)
+    s = Session().run("pytest", 1, ERR).edit("a.py").run("git stash list")
+    assert s.of(SignalKind.DEAD_END) == []
