@@ -768,3 +768,21 @@ def test_git_checkout_of_an_absolute_path_and_stash_with_options() -> None:
     assert s.of(SignalKind.DEAD_END)[0].paths == ("a.py",)
     s = Session().run("pytest", 1, ERR).edit("a.py").run("git stash list")
     assert s.of(SignalKind.DEAD_END) == []
+
+
+def test_node_mypy_and_shell_signatures() -> None:
+    node = (
+        "/home/a/x.js:3\n  foo();\n  ^\n\nReferenceError: foo is not defined\n"
+        "    at Object.<anonymous> (/home/a/x.js:3:3)\n\nNode.js v18.17.0\n"
+    )
+    assert error_signature(node) == "ReferenceError: foo is not defined"
+    mypy = (
+        'src/a.py:3: error: Incompatible return value type (got "int", expected "str")'
+        "  [return-value]\nFound 1 error in 1 file (checked 5 source files)\n"
+    )
+    assert error_signature(mypy) == (
+        'a.py: error: Incompatible return value type (got "int", expected "str") [return-value]'
+    )
+    assert error_signature("bash: line 1: pytest: command not found") == (
+        "bash: line <n>: pytest: command not found"
+    )
