@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from graphmem.capture.event import EventKind, SpoolRecord
-from graphmem.capture.signals import Signal, SignalKind
+from graphmem.capture.signals import Signal, SignalKind, normalise_command
 from graphmem.formation.extract import Candidate
 from graphmem.models import Authority, BeliefState, BeliefType, EvidenceRole, Outcome
 
@@ -37,6 +37,21 @@ CAP_PER_SESSION = 5
 
 MAX_ITEM = 600
 """The most characters a template takes from one piece of evidence."""
+
+MAX_SNIPPET = 100
+"""The most characters of an edit's new text a statement quotes."""
+
+MAX_CO_EDITED = 4
+"""Files edited together form a pattern only when they are this few or fewer (more is a
+sweeping change, not a habit) and the group recurs."""
+
+EDIT_TOOLS = frozenset(
+    {"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "replace", "write_file"}
+)
+"""Tools that change files (Claude Code's, Codex's and Gemini CLI's names)."""
+
+INSTALLS = (" install ", " add ", " i ")
+"""What makes a shell command among a fix's evidence a step of the fix (it installs)."""
 
 DOCS_SUFFIXES = frozenset({".md", ".rst", ".txt", ".adoc"})
 """Files whose edits alone make a docs-only session."""
@@ -115,13 +130,16 @@ def plan_session(
     plan.paths = [path for path in (_relative(p, root) for p in edited) if path is not None][:200]
     plan.kind = _session_kind(records, signals, plan.paths)
     plan.segments = _segments(records, root)
+    evidence = _Evidence({record.n: record for record in records}, root)
     scored: list[tuple[int, int, Candidate]] = []
     for index, signal in enumerate(signals):
-        made = _candidate(signal, signals, root)
+        made = _candidate(signal, signals, evidence)
+        _episode_item(plan, signal, evidence)
         if made is None:
-            _episode_item(plan, signal, root)
             continue
-        _episode_item(plan, signal, root)
+        if signal.kind is SignalKind.CO_EDITED and made.state is not BeliefState.ACTIVE:
+            plan.rejected.append(Rejected(made.statement, "frequency"))
+            continue
         if signal.untrusted:
             plan.rejected.append(Rejected(made.statement, "trust"))
             continue
@@ -135,11 +153,52 @@ def plan_session(
     return plan
 
 
-def _candidate(signal: Signal, signals: Sequence[Signal], root: str) -> Candidate | None:
+@dataclass(frozen=True)
+class _Evidence:
+    """The session's records by offset, and the project's root: what templates read."""
+
+    records: dict[int, SpoolRecord]
+    root: str
+
+    def edits(self, signal: Signal) -> list[tuple[str, str]]:
+        """(path, first line of the new text) of each edit among the signal's evidence."""
+        found: list[tuple[str, str]] = []
+        for offset in signal.evidence:
+            record = self.records.get(offset)
+            if record is None or record.event.tool not in EDIT_TOOLS:
+                continue
+            path = next((p for p in map(self.relative, record.event.paths) if p), None)
+            new = record.event.tool_input.get("new_string") or record.event.tool_input.get(
+                "content"
+            )
+            line = next((ln.strip() for ln in str(new or "").splitlines() if ln.strip()), "")
+            if path is not None:
+                found.append((path, line[:MAX_SNIPPET]))
+        return found
+
+    def installs(self, signal: Signal) -> list[str]:
+        """The installing shell commands among the signal's evidence, normalised."""
+        commands: list[str] = []
+        for offset in signal.evidence:
+            record = self.records.get(offset)
+            if record is None or not record.event.command or record.event.failed:
+                continue
+            command = record.event.command
+            if any(k in f" {command} " for k in INSTALLS):
+                normal = _cut(normalise_command(command))
+                if normal not in commands:
+                    commands.append(normal)
+        return commands
+
+    def relative(self, path: str) -> str | None:
+        return _relative(path, self.root)
+
+
+def _candidate(signal: Signal, signals: Sequence[Signal], evidence: _Evidence) -> Candidate | None:
     """The belief a signal may form (validation and frequency gates), else None."""
     recurs = _recurs(signal, signals)
     state = BeliefState.ACTIVE if recurs else BeliefState.PROVISIONAL
-    statement = _statement(signal, root)
+    statement = _statement(signal, evidence)
     if statement is None:
         return None
     if signal.kind is SignalKind.DEAD_END:
@@ -156,7 +215,7 @@ def _candidate(signal: Signal, signals: Sequence[Signal], root: str) -> Candidat
         )
     if signal.kind in (SignalKind.BUILD_COMMAND, SignalKind.TEST_COMMAND):
         return Candidate(statement, BeliefType.FACT, state, EvidenceRole.OBSERVATION)
-    if signal.kind is SignalKind.CO_EDITED:
+    if signal.kind is SignalKind.CO_EDITED and len(signal.paths) <= MAX_CO_EDITED:
         return Candidate(statement, BeliefType.PATTERN, state, EvidenceRole.OBSERVATION)
     return None
 
@@ -175,19 +234,28 @@ def _recurs(signal: Signal, signals: Sequence[Signal]) -> bool:
     return len(twins) >= 2
 
 
-def _statement(signal: Signal, root: str) -> str | None:
+def _statement(signal: Signal, evidence: _Evidence) -> str | None:
     """The template a signal fills, from its evidence only."""
-    paths = ", ".join(p for p in (_relative(p, root) for p in signal.paths) if p) or "files"
-    command = _cut(signal.command or "")
+    paths = ", ".join(p for p in map(evidence.relative, signal.paths) if p) or "files"
+    command = _cut(normalise_command(signal.command or ""))
     signature = _cut(signal.signature or "")
     if signal.kind is SignalKind.DEAD_END and signature:
-        return (
-            f'Editing {paths} did not fix "{signature}"'
-            + (f" from `{command}`" if command else "")
-            + "."
+        edits = evidence.edits(signal)
+        tried = (
+            f"Changing {edits[0][0]} to `{edits[0][1]}`"
+            if edits and edits[0][1]
+            else f"Editing {paths}"
         )
+        source = f" from `{command}`" if command else ""
+        return f'{tried} did not fix "{signature}"{source}; that approach was abandoned.'
     if signal.kind is SignalKind.FIX and signature and command:
-        return f'`{command}` failed with "{signature}"; it passed after editing {paths}.'
+        steps = [f"running `{c}`" for c in evidence.installs(signal)]
+        steps += [
+            f"changing {path} to `{line}`" if line else f"editing {path}"
+            for path, line in evidence.edits(signal)[:2]
+        ]
+        how = " and ".join(steps) or f"editing {paths}"
+        return f'`{command}` failed with "{signature}"; it passed after {how}.'
     if signal.kind is SignalKind.RULE and signal.text:
         return _cut(signal.text)
     if signal.kind is SignalKind.TEST_COMMAND and command:
@@ -199,11 +267,12 @@ def _statement(signal: Signal, root: str) -> str | None:
     return None
 
 
-def _episode_item(plan: SessionPlan, signal: Signal, root: str) -> None:
+def _episode_item(plan: SessionPlan, signal: Signal, evidence: _Evidence) -> None:
     """Puts what the signal says into the session episode's parts."""
-    statement = _statement(signal, root)
+    statement = _statement(signal, evidence)
     if signal.kind is SignalKind.ERROR and signal.signature:
-        item = f'`{_cut(signal.command or "")}` failed with "{_cut(signal.signature)}".'
+        command = _cut(normalise_command(signal.command or ""))
+        item = f'`{command}` failed with "{_cut(signal.signature)}".'
         if item not in plan.unresolved and not _fixed(signal, plan):
             plan.unresolved.append(item)
         return
