@@ -131,3 +131,6 @@ class AsyncGraphMem:
     sweep_traces = _awaitable(GraphMem.sweep_traces)
     export = _awaitable(GraphMem.export)
     import_memory = _awaitable(GraphMem.import_memory)
+    sessions = _awaitable(GraphMem.sessions)
+    session = _awaitable(GraphMem.session)
+    consolidate_session = _awaitable(GraphMem.consolidate_session)

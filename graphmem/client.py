@@ -18,6 +18,7 @@ from graphmem.capabilities.context import Context
 from graphmem.capabilities.formation import Formation
 from graphmem.capabilities.memory import Memory
 from graphmem.capabilities.recall import Recall
+from graphmem.capabilities.sessions import Sessions
 from graphmem.capabilities.transfer import Transfer
 from graphmem.capabilities.views import Views
 from graphmem.recall.engine import RecallEngine
@@ -107,6 +108,9 @@ class GraphMem:
         self._code = Code(context)
         self._views = Views(context)
         self._transfer = Transfer(context)
+        self._sessions = Sessions(
+            context, resolve_data_dir(data_dir), self._memory, self._formation
+        )
         try:
             self._db.verify()
             if migrate:
@@ -187,3 +191,9 @@ class GraphMem:
 
     export = _forward(lambda mem: mem._transfer, Transfer.export)
     import_memory = _forward(lambda mem: mem._transfer, Transfer.import_memory)
+
+    # --- captured sessions (Sessions) ------------------------------------------
+
+    sessions = _forward(lambda mem: mem._sessions, Sessions.sessions)
+    session = _forward(lambda mem: mem._sessions, Sessions.session)
+    consolidate_session = _forward(lambda mem: mem._sessions, Sessions.consolidate_session)

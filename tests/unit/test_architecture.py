@@ -212,7 +212,7 @@ def test_nothing_imports_cli_serve_or_bench() -> None:
             if _inside(edge.imported, package)
             and not _inside(edge.importer, package)
             and not _inside(edge.importer, "graphmem.cli")  # the CLI is the top
-            and edge.importer != "graphmem.__main__"  # python -m graphmem
+            and edge.importer != "graphmem.launcher"  # the console script, above the CLI
         )
         assert importers == [], package
 

@@ -12,10 +12,11 @@ from graphmem.capabilities.context import Capability
 from graphmem.capabilities.formation import Formation
 from graphmem.capabilities.memory import Memory
 from graphmem.capabilities.recall import Recall
+from graphmem.capabilities.sessions import Sessions
 from graphmem.capabilities.transfer import Transfer
 from graphmem.capabilities.views import Views
 
-CAPABILITIES = (Memory, Formation, Recall, Code, Views, Transfer)
+CAPABILITIES = (Memory, Formation, Recall, Code, Views, Transfer, Sessions)
 LIFECYCLE = {"close"}
 
 

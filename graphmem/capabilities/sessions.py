@@ -1,0 +1,203 @@
+"""Sessions: captured coding sessions listed, shown, and consolidated into memory.
+
+Consolidation at the session boundary turns a spool into an episode and beliefs. It
+runs outside the hook, in the background (``graphmem sessions consolidate``, started
+detached by the SessionEnd hook, or the sweep for sessions whose end never came). It
+is idempotent per (session, spool offset): the episode and its segments are written
+with idempotency keys made of the session id and the first offset they cover, and
+formation changes nothing for an episode it already consolidated, so a run killed
+half-way is redone, never doubled. What each run did is kept in the session's state
+file beside its spool (:mod:`graphmem.capture.sessions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from graphmem.capabilities.context import Capability, Context
+from graphmem.capabilities.formation import Formation
+from graphmem.capabilities.memory import Memory
+from graphmem.capture import spool
+from graphmem.capture.event import SpoolRecord
+from graphmem.capture.plan import CAP_PER_SESSION, plan_session
+from graphmem.capture.project import project_of
+from graphmem.capture.sessions import (
+    Formed,
+    SessionState,
+    list_sessions,
+    load_state,
+    save_state,
+    show_session,
+)
+from graphmem.capture.signals import derive_signals
+from graphmem.errors import NotFound
+from graphmem.formation.extract import Candidate
+from graphmem.models import Episode, EpisodeKind
+from graphmem.validation import check_project
+
+
+class _Planned:
+    """An extractor that gives formation the candidates the plan chose."""
+
+    def __init__(self, candidates: Sequence[Candidate]) -> None:
+        self._candidates = list(candidates)
+
+    def extract(self, episode: Episode) -> list[Candidate]:
+        """The planned candidates, whatever the episode's parts say."""
+        return list(self._candidates)
+
+
+class Sessions(Capability):
+    """Captured coding sessions: list, show, consolidate (docs/capture.md).
+
+    Args:
+        context: The client's shared context.
+        data_dir: The data directory holding the spool.
+        memory: Writes the session's episodes.
+        formation: Forms the session's beliefs.
+    """
+
+    def __init__(
+        self, context: Context, data_dir: Path, memory: Memory, formation: Formation
+    ) -> None:
+        super().__init__(context)
+        self._data_dir = data_dir
+        self._memory = memory
+        self._formation = formation
+
+    def sessions(self, *, project: str | None = None) -> list[SessionState]:
+        """This principal's captured sessions, newest first (of ``project`` when given)."""
+        if project is not None:
+            check_project(project)
+        return list(list_sessions(self._data_dir, self._principal, project))
+
+    def session(self, session_id: str) -> SessionState:
+        """One captured session: its state, counts, signals, episode and beliefs.
+
+        Raises:
+            NotFound: Nothing was captured under that session id for this principal.
+        """
+        state = show_session(self._data_dir, self._principal, session_id)
+        if state is None:
+            raise _no_session(session_id)
+        return state
+
+    def consolidate_session(self, session_id: str) -> SessionState:
+        """Turns the session's spool, from where the last run stopped, into memory.
+
+        The session becomes one episode (kind session) with its observations,
+        decisions, failed attempts, unresolved errors and edited paths, and one task
+        segment (PART_OF it) per prompt; its signals pass the capture gates
+        (:mod:`graphmem.capture.plan`) and formation's. Running it again changes
+        nothing; a run killed half-way is redone, never doubled.
+
+        Raises:
+            NotFound: Nothing was captured under that session id for this principal.
+        """
+        path = spool.spool_file(self._data_dir, self._principal, session_id)
+        records = list(spool.read(path))
+        if not records:
+            raise _no_session(session_id)
+        state = load_state(path, session_id, records)
+        fresh = [r for r in records if state.consolidated_to is None or r.n > state.consolidated_to]
+        if not fresh:
+            return state
+        state.state = "consolidating"
+        save_state(path, state)
+        try:
+            self._consolidate(state, fresh, session_id)
+        except BaseException:
+            state.state = "failed"
+            save_state(path, state)
+            raise
+        state.state = "consolidated"
+        state.consolidated_to = fresh[-1].n
+        save_state(path, state)
+        return state
+
+    def _consolidate(
+        self, state: SessionState, records: Sequence[SpoolRecord], session_id: str
+    ) -> None:
+        first = records[0]
+        root = _root(first.event.cwd)
+        signals = derive_signals(records)
+        plan = plan_session(records, signals, root)
+        key = f"capture:{session_id}:{first.n}"[:200]
+        episode_id = self._memory.remember(
+            {
+                "project": first.project,
+                "kind": EpisodeKind.SESSION,
+                "title": plan.title,
+                "text": plan.text,
+                "outcome": plan.outcome,
+                "observations": plan.observations[:200],
+                "decisions": plan.decisions[:200],
+                "failed_attempts": plan.failed_attempts[:200],
+                "unresolved": plan.unresolved[:200],
+                "paths": plan.paths,
+                "started_at": first.at,
+                "ended_at": records[-1].at,
+                "idempotency_key": key,
+            }
+        )
+        segments = [
+            {
+                "project": first.project,
+                "kind": EpisodeKind.TASK,
+                "title": title[:500],
+                "text": text,
+                "paths": paths,
+                "parent": episode_id,
+                "idempotency_key": f"{key}:segment:{index}"[:200],
+            }
+            for index, (title, text, paths) in enumerate(plan.segments)
+        ]
+        segment_ids = self._memory.remember_many(segments) if segments else []
+        result = self._formation.consolidate(
+            episode_id,
+            extractor=_Planned(plan.candidates),
+            policy={"caps": {EpisodeKind.SESSION: CAP_PER_SESSION}},
+        )
+        state.episodes.append(episode_id)
+        state.segments.extend(segment_ids)
+        state.signals.extend(
+            {"kind": s.kind.value, "evidence": list(s.evidence), **_signal_fields(s)}
+            for s in signals
+        )
+        for belief_id in sorted(result.created):
+            belief = self._memory.get_belief(belief_id)
+            state.formed.append(Formed(belief.id, belief.type.value, belief.statement))
+        state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in plan.rejected)
+        state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in result.rejected)
+        state.reinforced.extend(result.reinforced)
+        state.session_kind = plan.kind
+
+
+def _no_session(session_id: str) -> NotFound:
+    return NotFound(
+        f"session: nothing was captured under {session_id[:200]!r} for this principal",
+        field="session",
+        rule="exists",
+    )
+
+
+def _signal_fields(signal: object) -> dict[str, object]:
+    fields = {}
+    for name in ("command", "signature", "exit_code", "text"):
+        value = getattr(signal, name, None)
+        if value is not None:
+            fields[name] = value
+    paths = getattr(signal, "paths", ())
+    if paths:
+        fields["paths"] = list(paths)
+    if getattr(signal, "untrusted", False):
+        fields["untrusted"] = True
+    return fields
+
+
+def _root(cwd: str) -> str:
+    try:
+        return str(project_of(cwd).root)
+    except (ValueError, OSError):
+        return cwd
