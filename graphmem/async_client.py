@@ -134,3 +134,4 @@ class AsyncGraphMem:
     sessions = _awaitable(GraphMem.sessions)
     session = _awaitable(GraphMem.session)
     consolidate_session = _awaitable(GraphMem.consolidate_session)
+    consolidate_sessions = _awaitable(GraphMem.consolidate_sessions)

@@ -197,3 +197,4 @@ class GraphMem:
     sessions = _forward(lambda mem: mem._sessions, Sessions.sessions)
     session = _forward(lambda mem: mem._sessions, Sessions.session)
     consolidate_session = _forward(lambda mem: mem._sessions, Sessions.consolidate_session)
+    consolidate_sessions = _forward(lambda mem: mem._sessions, Sessions.consolidate_sessions)

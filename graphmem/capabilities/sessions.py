@@ -13,6 +13,7 @@ file beside its spool (:mod:`graphmem.capture.sessions`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from graphmem.capabilities.context import Capability, Context
@@ -46,6 +47,10 @@ class _Planned:
     def extract(self, episode: Episode) -> list[Candidate]:
         """The planned candidates, whatever the episode's parts say."""
         return list(self._candidates)
+
+
+IDLE_WINDOW = timedelta(minutes=30)
+"""How long a session without a SessionEnd must be quiet before the sweep takes it."""
 
 
 class Sessions(Capability):
@@ -116,6 +121,31 @@ class Sessions(Capability):
         save_state(path, state)
         return state
 
+    def consolidate_sessions(
+        self, *, idle: timedelta = IDLE_WINDOW, now: datetime | None = None
+    ) -> list[SessionState]:
+        """The sweep: consolidates every ended or idle session with new events.
+
+        A session is taken when it has events not yet consolidated and its end came
+        (SessionEnd) or its last event is older than ``idle``.
+
+        Args:
+            idle: How long a session without a SessionEnd must be quiet first.
+            now: The time to measure idleness against (default: the clock).
+        """
+        moment = now or datetime.now(UTC)
+        done: list[SessionState] = []
+        for state in list_sessions(self._data_dir, self._principal):
+            if state.state == "consolidated" and not _has_new_events(state):
+                continue
+            ended = state.ended
+            quiet = (
+                state.last_at is not None and datetime.fromisoformat(state.last_at) <= moment - idle
+            )
+            if ended or quiet:
+                done.append(self.consolidate_session(state.session_id))
+        return done
+
     def _consolidate(
         self, state: SessionState, records: Sequence[SpoolRecord], session_id: str
     ) -> None:
@@ -172,6 +202,10 @@ class Sessions(Capability):
         state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in result.rejected)
         state.reinforced.extend(result.reinforced)
         state.session_kind = plan.kind
+
+
+def _has_new_events(state: SessionState) -> bool:
+    return state.last_offset is not None and state.last_offset != state.consolidated_to
 
 
 def _no_session(session_id: str) -> NotFound:

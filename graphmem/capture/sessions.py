@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.capture import spool
-from graphmem.capture.event import SpoolRecord
+from graphmem.capture.event import EventKind, SpoolRecord
 from graphmem.settings import private_file
 
 STATE_SUFFIX = ".state.json"
@@ -44,6 +44,8 @@ class SessionState:
         first_at: When the first event was captured.
         last_at: When the last one was.
         consolidated_to: The offset of the last event consolidated (None: none yet).
+        last_offset: The offset of the last event captured.
+        ended: Whether the host said the session ended (SessionEnd).
         session_kind: ``read_only``, ``docs_only`` or ``working`` (after consolidation).
         episodes: The session episodes written (one per consolidation run).
         segments: Their task segments.
@@ -62,6 +64,8 @@ class SessionState:
     first_at: str | None = None
     last_at: str | None = None
     consolidated_to: int | None = None
+    last_offset: int | None = None
+    ended: bool = False
     session_kind: str | None = None
     episodes: list[str] = field(default_factory=list)
     segments: list[str] = field(default_factory=list)
@@ -100,6 +104,8 @@ def load_state(spool_path: Path, session_id: str, records: Sequence[SpoolRecord]
         state.redactions = sum(r.redactions for r in records)
         state.untrusted = sum(1 for r in records if r.untrusted)
         state.first_at, state.last_at = records[0].at, records[-1].at
+        state.last_offset = records[-1].n
+        state.ended = records[-1].event.kind is EventKind.SESSION_END
     return state
 
 

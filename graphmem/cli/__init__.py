@@ -16,6 +16,7 @@ from graphmem.cli import (
     neo4j,
     recall,
     serve,
+    sessions,
     transfer,
 )
 
@@ -40,6 +41,7 @@ hook.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")
 app.add_typer(cache.app, name="cache")
+app.add_typer(sessions.app, name="sessions")
 
 
 def main() -> None:

@@ -1,0 +1,107 @@
+"""``graphmem sessions``: captured coding sessions, listed, shown and consolidated."""
+
+from typing import Annotated
+
+import typer
+
+from graphmem.capture.sessions import SessionState
+from graphmem.cli._common import (
+    DataDirOption,
+    JsonOption,
+    PrincipalOption,
+    handles_errors,
+    open_memory,
+    print_json,
+)
+
+app = typer.Typer(
+    help="Captured coding sessions (agent hosts' hooks): list, show, consolidate.",
+    no_args_is_help=True,
+)
+
+
+def _line(state: SessionState) -> str:
+    formed = len(state.formed)
+    return (
+        f"{state.session_id}  {state.project}  {state.state}  {state.events} events  "
+        f"{formed} formed  last {state.last_at or '-'}"
+    )
+
+
+def _describe(state: SessionState) -> str:
+    lines = [
+        f"session {state.session_id}",
+        f"  project:     {state.project}   state: {state.state}"
+        f"   kind: {state.session_kind or '-'}",
+        f"  events:      {state.events}   redactions: {state.redactions}"
+        f"   untrusted: {state.untrusted}",
+        f"  captured:    {state.first_at or '-'} .. {state.last_at or '-'}",
+        f"  episode:     {state.episodes[-1] if state.episodes else '-'}"
+        f"   segments: {len(state.segments)}",
+    ]
+    for signal in state.signals:
+        detail = signal.get("command") or signal.get("text") or signal.get("signature") or ""
+        lines.append(f"  signal:      {signal['kind']}  {str(detail)[:100]}  @{signal['evidence']}")
+    for formed in state.formed:
+        lines.append(f"  formed:      {formed.id} {formed.type}: {formed.statement}")
+    for rejected in state.rejected:
+        lines.append(f"  rejected:    ({rejected['gate']}) {rejected['statement']}")
+    return "\n".join(lines)
+
+
+@app.command("list")
+@handles_errors
+def list_(
+    project: Annotated[str | None, typer.Option(help="Only this project's sessions.")] = None,
+    principal: PrincipalOption = None,
+    data_dir: DataDirOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the captured sessions, newest first."""
+    with open_memory(principal, data_dir) as memory:
+        found = memory.sessions(project=project)
+    if as_json:
+        print_json([state.to_dict() for state in found])
+        return
+    typer.echo("\n".join(_line(state) for state in found) or "no captured sessions")
+
+
+@app.command()
+@handles_errors
+def show(
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The host's session id.")],
+    principal: PrincipalOption = None,
+    data_dir: DataDirOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one session: state, counts, signals with evidence, episode, beliefs, rejections."""
+    with open_memory(principal, data_dir) as memory:
+        state = memory.session(session_id)
+    if as_json:
+        print_json(state.to_dict())
+        return
+    typer.echo(_describe(state))
+
+
+@app.command()
+@handles_errors
+def consolidate(
+    session_id: Annotated[
+        str | None,
+        typer.Argument(metavar="[ID]", help="One session; without it, the sweep."),
+    ] = None,
+    principal: PrincipalOption = None,
+    data_dir: DataDirOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Consolidate a session now (without ID: every ended or idle one)."""
+    with open_memory(principal, data_dir) as memory:
+        done = (
+            [memory.consolidate_session(session_id)]
+            if session_id is not None
+            else memory.consolidate_sessions()
+        )
+    if as_json:
+        print_json([state.to_dict() for state in done])
+        return
+    typer.echo("\n".join(_describe(state) for state in done) or "nothing to consolidate")
