@@ -130,7 +130,7 @@ def plan_session(
     plan.paths = [path for path in (_relative(p, root) for p in edited) if path is not None][:200]
     plan.kind = _session_kind(records, signals, plan.paths)
     plan.segments = _segments(records, root)
-    evidence = _Evidence({record.n: record for record in records}, root)
+    evidence = _Evidence({record.n: record for record in records}, root, signals)
     scored: list[tuple[int, int, Candidate]] = []
     for index, signal in enumerate(signals):
         made = _candidate(signal, signals, evidence)
@@ -159,6 +159,7 @@ class _Evidence:
 
     records: dict[int, SpoolRecord]
     root: str
+    signals: Sequence[Signal]
 
     def edits(self, signal: Signal) -> list[tuple[str, str]]:
         """(path, first line of the new text) of each edit among the signal's evidence."""
@@ -177,15 +178,18 @@ class _Evidence:
         return found
 
     def installs(self, signal: Signal) -> list[str]:
-        """The installing shell commands among the signal's evidence, normalised."""
+        """Installing shell commands that passed within the signal's evidence, normalised.
+
+        A fix that needed a dependency names the command that installed it.
+        """
         commands: list[str] = []
-        for offset in signal.evidence:
-            record = self.records.get(offset)
-            if record is None or not record.event.command or record.event.failed:
+        first, last = signal.evidence[0], signal.evidence[-1]
+        for offset in sorted(self.records):
+            record = self.records[offset]
+            if not first < offset < last or not record.event.command or record.event.failed:
                 continue
-            command = record.event.command
-            if any(k in f" {command} " for k in INSTALLS):
-                normal = _cut(normalise_command(command))
+            if any(k in f" {record.event.command} " for k in INSTALLS):
+                normal = _cut(normalise_command(record.event.command))
                 if normal not in commands:
                     commands.append(normal)
         return commands
@@ -273,7 +277,7 @@ def _episode_item(plan: SessionPlan, signal: Signal, evidence: _Evidence) -> Non
     if signal.kind is SignalKind.ERROR and signal.signature:
         command = _cut(normalise_command(signal.command or ""))
         item = f'`{command}` failed with "{_cut(signal.signature)}".'
-        if item not in plan.unresolved and not _fixed(signal, plan):
+        if item not in plan.unresolved and not _resolved(signal, evidence.signals):
             plan.unresolved.append(item)
         return
     if statement is None:
@@ -286,8 +290,18 @@ def _episode_item(plan: SessionPlan, signal: Signal, evidence: _Evidence) -> Non
         plan.observations.append(statement)
 
 
-def _fixed(error: Signal, plan: SessionPlan) -> bool:
-    return any(f'"{_cut(error.signature or "")}"' in item for item in plan.observations)
+def _resolved(error: Signal, signals: Sequence[Signal]) -> bool:
+    """Whether a later fix or a later passing run of the same command followed the error."""
+    last = error.evidence[-1]
+    command = normalise_command(error.command or "")
+    for other in signals:
+        if other.kind is SignalKind.FIX and other.signature == error.signature:
+            return True
+        passes = other.kind in (SignalKind.TEST_COMMAND, SignalKind.BUILD_COMMAND, SignalKind.FIX)
+        same = normalise_command(other.text or other.command or "") == command
+        if passes and same and other.evidence[-1] > last:
+            return True
+    return False
 
 
 def _session_kind(

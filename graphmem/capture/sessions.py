@@ -97,7 +97,9 @@ def load_state(spool_path: Path, session_id: str, records: Sequence[SpoolRecord]
             saved = {}
     saved.pop("episode", None)
     formed = [Formed(**item) for item in saved.pop("formed", [])]
-    state = SessionState(**{**saved, "session_id": session_id, "formed": formed})
+    project = records[0].project if records else str(saved.get("project", ""))
+    saved.update(session_id=session_id, project=project, formed=formed)
+    state = SessionState(**saved)
     if records:
         state.project = records[0].project
         state.events = len(records)
