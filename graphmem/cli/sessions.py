@@ -1,5 +1,6 @@
 """``graphmem sessions``: captured coding sessions, listed, shown and consolidated."""
 
+from datetime import timedelta
 from typing import Annotated
 
 import typer
@@ -90,6 +91,10 @@ def consolidate(
         str | None,
         typer.Argument(metavar="[ID]", help="One session; without it, the sweep."),
     ] = None,
+    idle_minutes: Annotated[
+        int,
+        typer.Option(min=0, help="The sweep takes a session without an end this quiet."),
+    ] = 30,
     principal: PrincipalOption = None,
     data_dir: DataDirOption = None,
     as_json: JsonOption = False,
@@ -99,7 +104,7 @@ def consolidate(
         done = (
             [memory.consolidate_session(session_id)]
             if session_id is not None
-            else memory.consolidate_sessions()
+            else memory.consolidate_sessions(idle=timedelta(minutes=idle_minutes))
         )
     if as_json:
         print_json([state.to_dict() for state in done])
