@@ -29,6 +29,7 @@ from graphmem.capture.sessions import (
     list_sessions,
     load_state,
     save_state,
+    session_lock,
     show_session,
 )
 from graphmem.capture.signals import derive_signals
@@ -101,6 +102,12 @@ class Sessions(Capability):
             NotFound: Nothing was captured under that session id for this principal.
         """
         path = spool.spool_file(self._data_dir, self._principal, session_id)
+        if not path.is_file():
+            raise _no_session(session_id)
+        with session_lock(path):
+            return self._consolidate_locked(path, session_id)
+
+    def _consolidate_locked(self, path: Path, session_id: str) -> SessionState:
         records = list(spool.read(path))
         if not records:
             raise _no_session(session_id)

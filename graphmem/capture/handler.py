@@ -2,17 +2,20 @@
 
 ``graphmem hook <host>`` (one process per event) and ``graphmem serve``'s
 ``POST /hooks/<host>`` both call :func:`capture`, so an event captured either way
-gives the same spool line. Standard library and graphmem's pure modules only.
+gives the same spool line; a SessionEnd starts consolidation in the background either
+way. Standard library and graphmem's pure modules only.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from graphmem.capture import spool
-from graphmem.capture.event import HookEvent
+from graphmem.capture.event import EventKind, HookEvent
 from graphmem.capture.hosts import HostAdapter
 from graphmem.capture.project import project_of
 
@@ -50,4 +53,30 @@ def capture(
     if not project.capture:
         return Captured(event, project.name, path, None)
     written = spool.append(path, event, project.name, project.root)
+    if event.kind is EventKind.SESSION_END and written.offset is not None:
+        consolidate_in_background(data_dir, principal, event.session_id)
     return Captured(event, project.name, path, written)
+
+
+def consolidate_in_background(data_dir: Path, principal: str, session_id: str) -> None:
+    """Starts ``graphmem sessions consolidate ID`` detached, to outlive hook and host.
+
+    A SessionEnd hook has about 1.5 s, and consolidation takes longer; it never runs
+    in the hook's time. The child reaches Neo4j as the CLI does (this environment).
+    """
+    import subprocess  # only at a session's end
+
+    environment = {
+        **os.environ,
+        "GRAPHMEM_PRINCIPAL": principal,
+        "GRAPHMEM_DATA_DIR": str(data_dir),
+    }
+    subprocess.Popen(
+        [sys.executable, "-m", "graphmem", "sessions", "consolidate", session_id],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=environment,
+        start_new_session=True,
+        close_fds=True,
+    )

@@ -8,15 +8,18 @@ gate. Standard library and graphmem's pure modules only.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from graphmem.capture import spool
 from graphmem.capture.event import EventKind, SpoolRecord
-from graphmem.settings import private_file
+from graphmem.settings import PRIVATE_FILE_MODE, make_private_dir, private_file
 
 STATE_SUFFIX = ".state.json"
 
@@ -79,6 +82,19 @@ class SessionState:
         data = asdict(self)
         data["episode"] = self.episodes[-1] if self.episodes else None
         return data
+
+
+@contextmanager
+def session_lock(spool_path: Path) -> Iterator[None]:
+    """Holds the session's lock file: one consolidation of a session at a time."""
+    make_private_dir(spool_path.parent)
+    lock = spool_path.with_name(spool_path.name.removesuffix(".jsonl") + ".lock")
+    descriptor = os.open(lock, os.O_WRONLY | os.O_CREAT, PRIVATE_FILE_MODE)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def state_file(spool_path: Path) -> Path:
