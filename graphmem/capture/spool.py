@@ -103,7 +103,7 @@ def append(path: Path, event: HookEvent, project: str, work_tree: Path) -> Writt
     try:
         os.fchmod(descriptor, PRIVATE_FILE_MODE)
         fcntl.flock(descriptor, fcntl.LOCK_EX)
-        offset = os.fstat(descriptor).st_size
+        offset = _sealed(descriptor, path)
         if offset + len(line) > MAX_SESSION_BYTES:
             if not _ends_with_marker(path, offset):
                 marker = HookEvent(
@@ -119,6 +119,22 @@ def append(path: Path, event: HookEvent, project: str, work_tree: Path) -> Writt
         return Written(offset, redactions, untrusted)
     finally:
         os.close(descriptor)
+
+
+def _sealed(descriptor: int, path: Path) -> int:
+    """The spool's size, after ending a line torn by a crash (so it stays one bad line).
+
+    Called under the lock: a writer killed mid-line leaves no newline, and the next
+    line would otherwise join it and be lost with it.
+    """
+    size = os.fstat(descriptor).st_size
+    if size:
+        with path.open("rb") as spool:
+            spool.seek(size - 1)
+            if spool.read(1) != b"\n":
+                _write(descriptor, b"\n")
+                size += 1
+    return size
 
 
 def _write(descriptor: int, line: bytes) -> None:

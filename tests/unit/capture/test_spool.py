@@ -102,6 +102,8 @@ def test_a_torn_last_line_is_skipped_and_earlier_lines_survive(tmp_path: Path) -
     with path.open("ab") as torn:
         torn.write(b'{"at": "2026-12-04T00:00:00+00:00", "project": "shop", "ev')
     assert [r.event.output for r in spool.read(path)] == ["kept"]
+    spool.append(path, _event(tmp_path, output="after the crash"), "shop", tmp_path)
+    assert [r.event.output for r in spool.read(path)] == ["kept", "after the crash"]
 
 
 def test_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
