@@ -109,7 +109,7 @@ class GraphMem:
         self._views = Views(context)
         self._transfer = Transfer(context)
         self._sessions = Sessions(
-            context, resolve_data_dir(data_dir), self._memory, self._formation
+            context, resolve_data_dir(data_dir), self._memory, self._formation, self._views
         )
         try:
             self._db.verify()

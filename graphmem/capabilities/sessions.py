@@ -19,6 +19,7 @@ from pathlib import Path
 from graphmem.capabilities.context import Capability, Context
 from graphmem.capabilities.formation import Formation
 from graphmem.capabilities.memory import Memory
+from graphmem.capabilities.views import Views
 from graphmem.capture import spool
 from graphmem.capture.event import SpoolRecord
 from graphmem.capture.plan import CAP_PER_SESSION, plan_session
@@ -35,7 +36,7 @@ from graphmem.capture.sessions import (
 from graphmem.capture.signals import derive_signals
 from graphmem.errors import NotFound
 from graphmem.formation.extract import Candidate
-from graphmem.models import Episode, EpisodeKind
+from graphmem.models import MAX_BATCH_ROWS, Belief, Episode, EpisodeKind
 from graphmem.validation import check_project
 
 
@@ -62,15 +63,22 @@ class Sessions(Capability):
         data_dir: The data directory holding the spool.
         memory: Writes the session's episodes.
         formation: Forms the session's beliefs.
+        views: Lists what a session formed when a killed run formed it.
     """
 
     def __init__(
-        self, context: Context, data_dir: Path, memory: Memory, formation: Formation
+        self,
+        context: Context,
+        data_dir: Path,
+        memory: Memory,
+        formation: Formation,
+        views: Views,
     ) -> None:
         super().__init__(context)
         self._data_dir = data_dir
         self._memory = memory
         self._formation = formation
+        self._views = views
 
     def sessions(self, *, project: str | None = None) -> list[SessionState]:
         """This principal's captured sessions, newest first (of ``project`` when given)."""
@@ -127,6 +135,17 @@ class Sessions(Capability):
         state.consolidated_to = fresh[-1].n
         save_state(path, state)
         return state
+
+    def _formed_from(self, episode_id: str, project: str, created: list[str]) -> list[Belief]:
+        """The beliefs the episode formed.
+
+        ``created``; or, when a killed run formed them already (formation then creates
+        nothing), the project's beliefs whose first evidence is this episode.
+        """
+        if created:
+            return [self._memory.get_belief(belief_id) for belief_id in sorted(created)]
+        learned = self._views.list_beliefs(project=project, limit=MAX_BATCH_ROWS)
+        return [b for b in learned if b.evidence and b.evidence[0].episode_id == episode_id]
 
     def consolidate_sessions(
         self, *, idle: timedelta = IDLE_WINDOW, now: datetime | None = None
@@ -202,8 +221,7 @@ class Sessions(Capability):
             {"kind": s.kind.value, "evidence": list(s.evidence), **_signal_fields(s)}
             for s in signals
         )
-        for belief_id in sorted(result.created):
-            belief = self._memory.get_belief(belief_id)
+        for belief in self._formed_from(episode_id, first.project, result.created):
             state.formed.append(Formed(belief.id, belief.type.value, belief.statement))
         state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in plan.rejected)
         state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in result.rejected)
