@@ -135,3 +135,4 @@ class AsyncGraphMem:
     session = _awaitable(GraphMem.session)
     consolidate_session = _awaitable(GraphMem.consolidate_session)
     consolidate_sessions = _awaitable(GraphMem.consolidate_sessions)
+    forget_session = _awaitable(GraphMem.forget_session)

@@ -198,3 +198,4 @@ class GraphMem:
     session = _forward(lambda mem: mem._sessions, Sessions.session)
     consolidate_session = _forward(lambda mem: mem._sessions, Sessions.consolidate_session)
     consolidate_sessions = _forward(lambda mem: mem._sessions, Sessions.consolidate_sessions)
+    forget_session = _forward(lambda mem: mem._sessions, Sessions.forget_session)

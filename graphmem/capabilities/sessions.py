@@ -13,6 +13,7 @@ file beside its spool (:mod:`graphmem.capture.sessions`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -32,11 +33,13 @@ from graphmem.capture.sessions import (
     save_state,
     session_lock,
     show_session,
+    state_file,
 )
 from graphmem.capture.signals import derive_signals
 from graphmem.errors import NotFound
 from graphmem.formation.extract import Candidate
 from graphmem.models import MAX_BATCH_ROWS, Belief, Episode, EpisodeKind
+from graphmem.store import episodes as episode_store
 from graphmem.validation import check_project
 
 
@@ -146,6 +149,36 @@ class Sessions(Capability):
             return [self._memory.get_belief(belief_id) for belief_id in sorted(created)]
         learned = self._views.list_beliefs(project=project, limit=MAX_BATCH_ROWS)
         return [b for b in learned if b.evidence and b.evidence[0].episode_id == episode_id]
+
+    def forget_session(self, session_id: str) -> SessionState:
+        """Forgets a captured session: its spool, its episodes, what it formed.
+
+        The beliefs it formed are forgotten as :meth:`GraphMem.forget` does (a tombstone
+        keeps formation from forming them again); its session episode and segments are
+        deleted with their text; its spool, state and lock files go. Forgetting again
+        after a failure finishes the job.
+
+        Returns:
+            The session as it was before it was forgotten.
+
+        Raises:
+            NotFound: Nothing was captured under that session id for this principal.
+        """
+        path = spool.spool_file(self._data_dir, self._principal, session_id)
+        if not path.is_file():
+            raise _no_session(session_id)
+        with session_lock(path):
+            state = load_state(path, session_id, list(spool.read(path)))
+            for formed in state.formed:
+                with suppress(NotFound):  # forgotten already, or by a run that failed
+                    self._memory.forget(formed.id)
+            episode_store.forget_episodes(
+                self._db, self._principal, [*state.segments, *state.episodes], "user"
+            )
+            for leftover in (state_file(path), path):
+                leftover.unlink(missing_ok=True)
+        path.with_name(path.name.removesuffix(".jsonl") + ".lock").unlink(missing_ok=True)
+        return state
 
     def consolidate_sessions(
         self, *, idle: timedelta = IDLE_WINDOW, now: datetime | None = None

@@ -16,7 +16,7 @@ from graphmem.cli._common import (
 )
 
 app = typer.Typer(
-    help="Captured coding sessions (agent hosts' hooks): list, show, consolidate.",
+    help="Captured coding sessions (agent hosts' hooks): list, show, consolidate, forget.",
     no_args_is_help=True,
 )
 
@@ -110,3 +110,23 @@ def consolidate(
         print_json([state.to_dict() for state in done])
         return
     typer.echo("\n".join(_describe(state) for state in done) or "nothing to consolidate")
+
+
+@app.command()
+@handles_errors
+def forget(
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The host's session id.")],
+    principal: PrincipalOption = None,
+    data_dir: DataDirOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Forget a session: its spool, its episodes, and the beliefs it formed (tombstoned)."""
+    with open_memory(principal, data_dir) as memory:
+        state = memory.forget_session(session_id)
+    if as_json:
+        print_json(state.to_dict())
+        return
+    typer.echo(
+        f"forgot session {state.session_id}: {state.events} events, "
+        f"{len(state.episodes) + len(state.segments)} episodes, {len(state.formed)} beliefs"
+    )

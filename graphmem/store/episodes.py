@@ -106,3 +106,21 @@ def unconsolidated_ids(db: Database, principal: str, limit: int) -> list[str]:
     """Ids of the principal's episodes formation has not run over yet, oldest first."""
     records = db.read("episode/unconsolidated", principal=principal, limit=limit)
     return [str(record["id"]) for record in records]
+
+
+def forget_episodes(db: Database, principal: str, ids: Sequence[str], actor: str) -> int:
+    """Deletes these episodes of the principal, in one transaction; returns how many.
+
+    Ids the principal does not hold are skipped (forgetting again changes nothing).
+    """
+    now = datetime.now(UTC)
+
+    def work(tx: ManagedTransaction) -> int:
+        wanted = sorted(set(ids))
+        held = {r["id"] for r in run(tx, "episode/existing_ids", principal=principal, ids=wanted)}
+        for episode_id in wanted:
+            if episode_id in held:
+                run(tx, "episode/forget", principal=principal, id=episode_id, actor=actor, now=now)
+        return len(held)
+
+    return db.write(work)

@@ -20,6 +20,7 @@ import httpx2
 import pytest
 from typer.testing import CliRunner
 
+from graphmem import GraphMem, NotFound
 from graphmem.admin import Admin
 from graphmem.cli import app
 from graphmem.store.ids import new_id
@@ -178,3 +179,37 @@ def test_both_transports_give_the_same_memory(
     by_http = _consolidate({**neo4j_env, "GRAPHMEM_PRINCIPAL": principal}, _session_id(fixture))
     assert _formed(by_http) == _formed(by_command)
     assert [s["kind"] for s in by_http["signals"]] == [s["kind"] for s in by_command["signals"]]
+
+
+def test_forgetting_a_session_removes_its_spool_episodes_and_beliefs(
+    neo4j_env: dict[str, str], tmp_path: Path
+) -> None:
+    fixture = "dead-end-then-fix"
+    _replay_by_command(neo4j_env, fixture, _work_tree(tmp_path))
+    session = _session_id(fixture)
+    state = _consolidate(neo4j_env, session)
+    forgot = runner.invoke(app, ["sessions", "forget", session, "--json"], env=neo4j_env)
+    assert forgot.exit_code == 0, forgot.output
+    shown = runner.invoke(app, ["sessions", "show", session, "--json"], env=neo4j_env)
+    assert shown.exit_code == 4  # NotFound
+    with GraphMem(neo4j_env["GRAPHMEM_PRINCIPAL"], data_dir=neo4j_env["GRAPHMEM_DATA_DIR"]) as mem:
+        with pytest.raises(NotFound):
+            mem.get_episode(state["episode"])
+        for formed in state["formed"]:
+            with pytest.raises(NotFound):
+                mem.get_belief(formed["id"])
+        # tombstoned: the same session replayed again forms none of them
+    _replay_by_command(neo4j_env, fixture, _work_tree(tmp_path / "again"))
+    again = _consolidate(neo4j_env, session)
+    assert again["formed"] == []
+    assert {r["gate"] for r in again["rejected"]} >= {"rejection"}
+
+
+def test_a_project_that_opted_out_captures_nothing(
+    neo4j_env: dict[str, str], tmp_path: Path
+) -> None:
+    cwd = _work_tree(tmp_path)
+    (cwd / ".graphmem.toml").write_text("capture = false\n")
+    _replay_by_command(neo4j_env, "rule-in-prompt", cwd)
+    listed = runner.invoke(app, ["sessions", "list", "--json"], env=neo4j_env)
+    assert json.loads(listed.stdout) == []
