@@ -26,8 +26,6 @@ from graphmem.capture.event import SpoolRecord
 from graphmem.capture.plan import CAP_PER_SESSION, plan_session
 from graphmem.capture.project import project_of
 from graphmem.capture.sessions import (
-    Formed,
-    SessionState,
     list_sessions,
     load_state,
     save_state,
@@ -38,7 +36,7 @@ from graphmem.capture.sessions import (
 from graphmem.capture.signals import derive_signals
 from graphmem.errors import NotFound
 from graphmem.formation.extract import Candidate
-from graphmem.models import MAX_BATCH_ROWS, Belief, Episode, EpisodeKind
+from graphmem.models import MAX_BATCH_ROWS, Belief, Episode, EpisodeKind, Formed, SessionState
 from graphmem.store import episodes as episode_store
 from graphmem.validation import check_project
 
@@ -255,7 +253,9 @@ class Sessions(Capability):
             for s in signals
         )
         for belief in self._formed_from(episode_id, first.project, result.created):
-            state.formed.append(Formed(belief.id, belief.type.value, belief.statement))
+            state.formed.append(
+                Formed(id=belief.id, type=belief.type.value, statement=belief.statement)
+            )
         state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in plan.rejected)
         state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in result.rejected)
         state.reinforced.extend(result.reinforced)

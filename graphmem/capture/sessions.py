@@ -1,9 +1,8 @@
 """Captured sessions as a user sees them: listed, shown, forgotten (docs/capture.md).
 
 Each session's spool has a state file beside it (``<session>.state.json``, 0600) that
-says how far consolidation got and what it made: the episode and its segments, the
-signals with their evidence, the beliefs formed and the candidates rejected with their
-gate. Standard library and graphmem's pure modules only.
+says how far consolidation got and what it made (:class:`~graphmem.models.SessionState`).
+Not on the hook's hot path.
 """
 
 from __future__ import annotations
@@ -13,75 +12,15 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from graphmem.capture import spool
 from graphmem.capture.event import EventKind, SpoolRecord
+from graphmem.models.capture import Formed, SessionState
 from graphmem.settings import PRIVATE_FILE_MODE, make_private_dir, private_file
 
 STATE_SUFFIX = ".state.json"
-
-
-@dataclass(frozen=True)
-class Formed:
-    """A belief a session formed."""
-
-    id: str
-    type: str
-    statement: str
-
-
-@dataclass
-class SessionState:
-    """One captured session: where it is and what it made.
-
-    Attributes:
-        session_id: The host's session id.
-        project: The project it was captured in.
-        state: ``open``, ``consolidating``, ``consolidated`` or ``failed``.
-        events: Events in the spool.
-        redactions: Secrets redacted from them.
-        untrusted: Events marked untrusted.
-        first_at: When the first event was captured.
-        last_at: When the last one was.
-        consolidated_to: The offset of the last event consolidated (None: none yet).
-        last_offset: The offset of the last event captured.
-        ended: Whether the host said the session ended (SessionEnd).
-        session_kind: ``read_only``, ``docs_only`` or ``working`` (after consolidation).
-        episodes: The session episodes written (one per consolidation run).
-        segments: Their task segments.
-        signals: What the rules found, each with ``kind`` and ``evidence``.
-        formed: The beliefs formed.
-        reinforced: Existing beliefs the session reinforced.
-        rejected: The candidates held back, each with ``gate`` and ``statement``.
-    """
-
-    session_id: str
-    project: str
-    state: str = "open"
-    events: int = 0
-    redactions: int = 0
-    untrusted: int = 0
-    first_at: str | None = None
-    last_at: str | None = None
-    consolidated_to: int | None = None
-    last_offset: int | None = None
-    ended: bool = False
-    session_kind: str | None = None
-    episodes: list[str] = field(default_factory=list)
-    segments: list[str] = field(default_factory=list)
-    signals: list[dict[str, Any]] = field(default_factory=list)
-    formed: list[Formed] = field(default_factory=list)
-    reinforced: list[str] = field(default_factory=list)
-    rejected: list[dict[str, str]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The state as JSON values (``graphmem sessions show --json``)."""
-        data = asdict(self)
-        data["episode"] = self.episodes[-1] if self.episodes else None
-        return data
 
 
 @contextmanager
@@ -113,6 +52,7 @@ def load_state(spool_path: Path, session_id: str, records: Sequence[SpoolRecord]
             saved = {}
     saved.pop("episode", None)
     formed = [Formed(**item) for item in saved.pop("formed", [])]
+    saved = {key: value for key, value in saved.items() if key in SessionState.model_fields}
     project = records[0].project if records else str(saved.get("project", ""))
     saved.update(session_id=session_id, project=project, formed=formed)
     state = SessionState(**saved)
@@ -130,7 +70,7 @@ def load_state(spool_path: Path, session_id: str, records: Sequence[SpoolRecord]
 def save_state(spool_path: Path, state: SessionState) -> None:
     """Writes the state file (0600, replaced atomically)."""
     with private_file(state_file(spool_path)) as out:
-        json.dump(state.to_dict() | {"episode": None}, out, ensure_ascii=False, sort_keys=True)
+        json.dump(state.model_dump(mode="json"), out, ensure_ascii=False, sort_keys=True)
 
 
 def list_sessions(

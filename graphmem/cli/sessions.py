@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from graphmem.capture.sessions import SessionState
 from graphmem.cli._common import (
     DataDirOption,
     JsonOption,
@@ -14,6 +13,7 @@ from graphmem.cli._common import (
     open_memory,
     print_json,
 )
+from graphmem.models import SessionState
 
 app = typer.Typer(
     help="Captured coding sessions (agent hosts' hooks): list, show, consolidate, forget.",

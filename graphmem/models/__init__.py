@@ -50,6 +50,7 @@ from graphmem.models.base import (
     Title,
     TokenName,
 )
+from graphmem.models.capture import Formed, SessionState
 from graphmem.models.enums import (
     AUTHORITY_RANK,
     DEFAULT_CONFIDENCE,
@@ -183,6 +184,7 @@ __all__ = [
     "EvidenceRole",
     "FormationHint",
     "FormationPolicy",
+    "Formed",
     "HintOutcome",
     "HintState",
     "HistoryEntry",
@@ -210,6 +212,7 @@ __all__ = [
     "RejectedCandidate",
     "Scope",
     "Sensitivity",
+    "SessionState",
     "SnapshotProfile",
     "Statement",
     "Subject",
