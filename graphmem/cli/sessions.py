@@ -13,41 +13,12 @@ from graphmem.cli._common import (
     open_memory,
     print_json,
 )
-from graphmem.models import SessionState
+from graphmem.explore.text import session_line, session_lines
 
 app = typer.Typer(
     help="Captured coding sessions (agent hosts' hooks): list, show, consolidate, forget.",
     no_args_is_help=True,
 )
-
-
-def _line(state: SessionState) -> str:
-    formed = len(state.formed)
-    return (
-        f"{state.session_id}  {state.project}  {state.state}  {state.events} events  "
-        f"{formed} formed  last {state.last_at or '-'}"
-    )
-
-
-def _describe(state: SessionState) -> str:
-    lines = [
-        f"session {state.session_id}",
-        f"  project:     {state.project}   state: {state.state}"
-        f"   kind: {state.session_kind or '-'}",
-        f"  events:      {state.events}   redactions: {state.redactions}"
-        f"   untrusted: {state.untrusted}",
-        f"  captured:    {state.first_at or '-'} .. {state.last_at or '-'}",
-        f"  episode:     {state.episodes[-1] if state.episodes else '-'}"
-        f"   segments: {len(state.segments)}",
-    ]
-    for signal in state.signals:
-        detail = signal.get("command") or signal.get("text") or signal.get("signature") or ""
-        lines.append(f"  signal:      {signal['kind']}  {str(detail)[:100]}  @{signal['evidence']}")
-    for formed in state.formed:
-        lines.append(f"  formed:      {formed.id} {formed.type}: {formed.statement}")
-    for rejected in state.rejected:
-        lines.append(f"  rejected:    ({rejected['gate']}) {rejected['statement']}")
-    return "\n".join(lines)
 
 
 @app.command("list")
@@ -64,7 +35,7 @@ def list_(
     if as_json:
         print_json([state.to_dict() for state in found])
         return
-    typer.echo("\n".join(_line(state) for state in found) or "no captured sessions")
+    typer.echo("\n".join(session_line(state) for state in found) or "no captured sessions")
 
 
 @app.command()
@@ -81,7 +52,7 @@ def show(
     if as_json:
         print_json(state.to_dict())
         return
-    typer.echo(_describe(state))
+    typer.echo("\n".join(session_lines(state)))
 
 
 @app.command()
@@ -109,7 +80,9 @@ def consolidate(
     if as_json:
         print_json([state.to_dict() for state in done])
         return
-    typer.echo("\n".join(_describe(state) for state in done) or "nothing to consolidate")
+    typer.echo(
+        "\n".join("\n".join(session_lines(state)) for state in done) or "nothing to consolidate"
+    )
 
 
 @app.command()

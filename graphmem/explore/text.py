@@ -12,6 +12,7 @@ from graphmem.models import (
     HintOutcome,
     HintState,
     Overview,
+    SessionState,
 )
 
 
@@ -107,3 +108,34 @@ def hint_outcome_line(outcome: HintOutcome) -> str:
         f"hint {outcome.subject!r} consumed: {looked} episode{'' if looked == 1 else 's'} "
         f"on it consolidated, {len(outcome.formed)} beliefs formed or reinforced"
     )
+
+
+def session_line(state: SessionState) -> str:
+    """One captured session on one line: id, project, state, counts, last event."""
+    formed = len(state.formed)
+    return (
+        f"{state.session_id}  {state.project}  {state.state}  {state.events} events  "
+        f"{formed} formed  last {state.last_at or '-'}"
+    )
+
+
+def session_lines(state: SessionState) -> list[str]:
+    """A captured session in full: counts, signals with evidence, beliefs, rejections."""
+    lines = [
+        f"session {state.session_id}",
+        f"  project:     {state.project}   state: {state.state}"
+        f"   kind: {state.session_kind or '-'}",
+        f"  events:      {state.events}   redactions: {state.redactions}"
+        f"   untrusted: {state.untrusted}",
+        f"  captured:    {state.first_at or '-'} .. {state.last_at or '-'}",
+        f"  episode:     {state.episodes[-1] if state.episodes else '-'}"
+        f"   segments: {len(state.segments)}",
+    ]
+    for signal in state.signals:
+        detail = signal.get("command") or signal.get("text") or signal.get("signature") or ""
+        lines.append(f"  signal:      {signal['kind']}  {str(detail)[:100]}  @{signal['evidence']}")
+    for formed in state.formed:
+        lines.append(f"  formed:      {formed.id} {formed.type}: {formed.statement}")
+    for rejected in state.rejected:
+        lines.append(f"  rejected:    ({rejected['gate']}) {rejected['statement']}")
+    return lines

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from graphmem.models import (
     MAX_CITED_ITEMS,
@@ -41,6 +41,7 @@ from graphmem.models import (
     RecallQuery,
     RecallResult,
     Sensitivity,
+    SessionState,
     SnapshotProfile,
     Statement,
 )
@@ -149,6 +150,20 @@ class ForgetArguments(_Arguments):
 
     belief_id: Id
     actor: Authority = Authority.USER
+
+
+class SessionsArguments(_Arguments):
+    """``sessions``: the captured coding sessions, newest first."""
+
+    project: Name | None = None
+    """Only this project's sessions (default: all of the principal's)."""
+
+
+class SessionArguments(_Arguments):
+    """``session``: one captured session, with its signals and what it formed."""
+
+    session_id: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=200)]
+    """The agent host's session id."""
 
 
 class ConsolidateArguments(_Arguments):
@@ -319,6 +334,12 @@ class ChangesFound(_Result):
     changes: list[Change]
 
 
+class SessionsFound(_Result):
+    """What ``sessions`` found, newest first."""
+
+    sessions: list[SessionState]
+
+
 class HintsFound(_Result):
     """What ``hints`` found: open ones first, most missed first."""
 
@@ -342,5 +363,7 @@ RESULT_MODELS: dict[str, type[BaseModel]] = {
     "changes": ChangesFound,
     "cite": CitationResult,
     "hints": HintsFound,
+    "sessions": SessionsFound,
+    "session": SessionState,
 }
 """The model of each tool's structured content (its ``outputSchema``)."""

@@ -17,7 +17,14 @@ from pydantic import BaseModel
 
 from graphmem.client import GraphMem
 from graphmem.errors import InvalidInput
-from graphmem.explore.text import change_line, citation_line, hint_line, overview_lines
+from graphmem.explore.text import (
+    change_line,
+    citation_line,
+    hint_line,
+    overview_lines,
+    session_line,
+    session_lines,
+)
 from graphmem.models import ConsolidationResult, CorrectionKind, Sensitivity
 from graphmem.serve import schemas
 
@@ -282,6 +289,19 @@ def hints(mem: GraphMem, args: schemas.HintsArguments, defaults: Defaults) -> To
     return ToolOutput(text, schemas.HintsFound(hints=found))
 
 
+def sessions(mem: GraphMem, args: schemas.SessionsArguments, defaults: Defaults) -> ToolOutput:
+    """The captured coding sessions."""
+    found = mem.sessions(project=args.project)
+    text = "\n".join(session_line(state) for state in found) or "no captured sessions"
+    return ToolOutput(text, schemas.SessionsFound(sessions=found))
+
+
+def session(mem: GraphMem, args: schemas.SessionArguments, defaults: Defaults) -> ToolOutput:
+    """One captured session."""
+    state = mem.session(args.session_id)
+    return ToolOutput("\n".join(session_lines(state)), state)
+
+
 @dataclass(frozen=True)
 class Tool:
     """One MCP tool: its name, what it is for, its arguments and what it runs."""
@@ -408,6 +428,20 @@ TOOLS: tuple[Tool, ...] = (
         "waiting for formation to look for beliefs on them; consolidation consumes them.",
         schemas.HintsArguments,
         hints,
+    ),
+    Tool(
+        "sessions",
+        "The coding sessions captured through the agent host's hooks, newest first: "
+        "state, event counts and how many beliefs each formed.",
+        schemas.SessionsArguments,
+        sessions,
+    ),
+    Tool(
+        "session",
+        "One captured session: its signals with their evidence, its episode, the "
+        "beliefs it formed and the candidates its gates rejected.",
+        schemas.SessionArguments,
+        session,
     ),
     Tool(
         "index_code",

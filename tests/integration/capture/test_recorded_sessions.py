@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx2
 import pytest
 from typer.testing import CliRunner
@@ -24,7 +25,7 @@ from graphmem import GraphMem, NotFound
 from graphmem.admin import Admin
 from graphmem.cli import app
 from graphmem.store.ids import new_id
-from tests.integration.serve.conftest import HttpServer
+from tests.integration.serve.conftest import HttpServer, stdio_client
 
 FIXTURES = Path(__file__).resolve().parents[2] / "data" / "sessions" / "claude-code"
 
@@ -213,3 +214,22 @@ def test_a_project_that_opted_out_captures_nothing(
     _replay_by_command(neo4j_env, "rule-in-prompt", cwd)
     listed = runner.invoke(app, ["sessions", "list", "--json"], env=neo4j_env)
     assert json.loads(listed.stdout) == []
+
+
+def test_mcp_shows_the_same_session(neo4j_env: dict[str, str], tmp_path: Path) -> None:
+    fixture = "rule-in-prompt"
+    cwd = _work_tree(tmp_path)
+    _replay_by_command(neo4j_env, fixture, cwd)
+    state = _consolidate(neo4j_env, _session_id(fixture))
+
+    async def scenario() -> None:
+        async with stdio_client(neo4j_env, cwd) as mcp:
+            listed = await mcp.call_tool("sessions", {})
+            assert [s["session_id"] for s in listed.structured_content["sessions"]] == [
+                _session_id(fixture)
+            ]
+            shown = await mcp.call_tool("session", {"session_id": _session_id(fixture)})
+            assert shown.structured_content["formed"] == state["formed"]
+            assert "preference" in shown.content[0].text
+
+    anyio.run(scenario)

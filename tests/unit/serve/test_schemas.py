@@ -26,6 +26,8 @@ CLIENT_TOOLS = {
     "changes",
     "cite",
     "hints",
+    "sessions",
+    "session",
 }
 BELIEF_ID = "01a230d6-c141-7277-87f4-60f7710e9f0a"
 
