@@ -17,10 +17,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from graphmem import GraphMem
 from graphmem.capture import spool
 from graphmem.cli import app
-from tests.integration.capture.test_recorded_sessions import _payloads, _session_id, _work_tree
+from tests.integration.capture.test_recorded_sessions import (
+    _client,
+    _payloads,
+    _session_id,
+    _work_tree,
+)
 
 runner = CliRunner()
 
@@ -93,9 +97,7 @@ def test_killing_consolidation_mid_run_neither_loses_nor_doubles(
         process.wait(30)
     done = runner.invoke(app, ["sessions", "consolidate", session, "--json"], env=neo4j_env)
     assert done.exit_code == 0, done.output
-    with GraphMem(
-        neo4j_env["GRAPHMEM_PRINCIPAL"], data_dir=neo4j_env["GRAPHMEM_DATA_DIR"]
-    ) as memory:
+    with _client(neo4j_env) as memory:
         state = memory.session(session)
         assert state.state == "consolidated"
         assert len(set(state.episodes)) == 1

@@ -79,6 +79,17 @@ def _consolidate(env: dict[str, str], session_id: str) -> dict[str, Any]:
     return dict(state)
 
 
+def _client(env: dict[str, str]) -> GraphMem:
+    """A client for the environment's principal, server and data directory (not os.environ's)."""
+    return GraphMem(
+        env["GRAPHMEM_PRINCIPAL"],
+        uri=env["GRAPHMEM_NEO4J_URI"],
+        user=env["GRAPHMEM_NEO4J_USER"],
+        password=env["GRAPHMEM_NEO4J_PASSWORD"],
+        data_dir=env["GRAPHMEM_DATA_DIR"],
+    )
+
+
 def _kinds(state: dict[str, Any]) -> set[str]:
     return {signal["kind"] for signal in state["signals"]}
 
@@ -193,7 +204,7 @@ def test_forgetting_a_session_removes_its_spool_episodes_and_beliefs(
     assert forgot.exit_code == 0, forgot.output
     shown = runner.invoke(app, ["sessions", "show", session, "--json"], env=neo4j_env)
     assert shown.exit_code == 4  # NotFound
-    with GraphMem(neo4j_env["GRAPHMEM_PRINCIPAL"], data_dir=neo4j_env["GRAPHMEM_DATA_DIR"]) as mem:
+    with _client(neo4j_env) as mem:
         with pytest.raises(NotFound):
             mem.get_episode(state["episode"])
         for formed in state["formed"]:
