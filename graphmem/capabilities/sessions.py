@@ -12,7 +12,7 @@ file beside its spool (:mod:`graphmem.capture.sessions`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,7 +33,8 @@ from graphmem.capture.sessions import (
     show_session,
     state_file,
 )
-from graphmem.capture.signals import derive_signals
+from graphmem.capture.signals import Signal, derive_signals
+from graphmem.capture.symbols import EditedSymbol, edited_symbols
 from graphmem.errors import NotFound
 from graphmem.formation.extract import Candidate
 from graphmem.models import MAX_BATCH_ROWS, Belief, Episode, EpisodeKind, Formed, SessionState
@@ -209,7 +210,8 @@ class Sessions(Capability):
         first = records[0]
         root = _root(first.event.cwd)
         signals = derive_signals(records)
-        plan = plan_session(records, signals, root)
+        symbols = edited_symbols(records, Path(root))
+        plan = plan_session(records, signals, root, symbols)
         key = f"capture:{session_id}:{first.n}"[:200]
         episode_id = self._memory.remember(
             {
@@ -249,7 +251,7 @@ class Sessions(Capability):
         state.episodes.append(episode_id)
         state.segments.extend(segment_ids)
         state.signals.extend(
-            {"kind": s.kind.value, "evidence": list(s.evidence), **_signal_fields(s)}
+            {"kind": s.kind.value, "evidence": list(s.evidence), **_signal_fields(s, symbols)}
             for s in signals
         )
         for belief in self._formed_from(episode_id, first.project, result.created):
@@ -274,16 +276,21 @@ def _no_session(session_id: str) -> NotFound:
     )
 
 
-def _signal_fields(signal: object) -> dict[str, object]:
-    fields = {}
+def _signal_fields(
+    signal: Signal, symbols: Mapping[int, Sequence[EditedSymbol]]
+) -> dict[str, object]:
+    """A signal's fields that are set, and the keys of the symbols its edits changed."""
+    fields: dict[str, object] = {}
     for name in ("command", "signature", "exit_code", "text"):
-        value = getattr(signal, name, None)
+        value = getattr(signal, name)
         if value is not None:
             fields[name] = value
-    paths = getattr(signal, "paths", ())
-    if paths:
-        fields["paths"] = list(paths)
-    if getattr(signal, "untrusted", False):
+    if signal.paths:
+        fields["paths"] = list(signal.paths)
+    changed = [s.key for n in signal.evidence for s in symbols.get(n, ())]
+    if changed:
+        fields["symbols"] = list(dict.fromkeys(changed))
+    if signal.untrusted:
         fields["untrusted"] = True
     return fields
 

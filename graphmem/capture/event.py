@@ -34,6 +34,11 @@ class EventKind(StrEnum):
 SHELL_TOOL = "shell"
 """The normalised name of every host's shell tool (Claude Code Bash, Codex shell...)."""
 
+EDIT_TOOLS = frozenset(
+    {"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "replace", "write_file"}
+)
+"""Tools that change files (Claude Code's, Codex's and Gemini CLI's names)."""
+
 
 @dataclass(frozen=True)
 class HookEvent:

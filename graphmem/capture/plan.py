@@ -23,12 +23,13 @@ transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from graphmem.capture.event import EventKind, SpoolRecord
+from graphmem.capture.event import EDIT_TOOLS, EventKind, SpoolRecord
 from graphmem.capture.signals import Signal, SignalKind, normalise_command
+from graphmem.capture.symbols import EditedSymbol
 from graphmem.formation.extract import Candidate
 from graphmem.models import Authority, BeliefState, BeliefType, EvidenceRole, Outcome
 
@@ -45,11 +46,6 @@ MAX_CO_EDITED = 4
 """Files edited together form a pattern only when they are this few or fewer (more is a
 sweeping change, not a habit) and the group recurs."""
 
-EDIT_TOOLS = frozenset(
-    {"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "replace", "write_file"}
-)
-"""Tools that change files (Claude Code's, Codex's and Gemini CLI's names)."""
-
 INSTALLS = (" install ", " add ", " i ")
 """What makes a shell command among a fix's evidence a step of the fix (it installs)."""
 
@@ -65,6 +61,13 @@ _SCORES = {
     SignalKind.CO_EDITED: 1,
 }
 """How much each kind of signal is worth keeping; dead ends get emphasis."""
+
+
+_FROM_EDITS = {
+    SignalKind.DEAD_END: (BeliefType.DEAD_END, EvidenceRole.FAILED_ATTEMPT),
+    SignalKind.FIX: (BeliefType.LESSON, EvidenceRole.OBSERVATION),
+}
+"""Signals that rest on edits: the belief each forms, anchored to the symbol changed."""
 
 
 @dataclass(frozen=True)
@@ -109,14 +112,22 @@ class SessionPlan:
 
 
 def plan_session(
-    records: Sequence[SpoolRecord], signals: Sequence[Signal], root: str
+    records: Sequence[SpoolRecord],
+    signals: Sequence[Signal],
+    root: str,
+    symbols: Mapping[int, Sequence[EditedSymbol]] | None = None,
 ) -> SessionPlan:
     """The session's episode, segments and candidates, by the rules above.
+
+    A fix or dead end whose edits changed a known symbol names it and anchors to the
+    first one changed.
 
     Args:
         records: The session's spool, in order.
         signals: What :func:`graphmem.capture.signals.derive_signals` found in it.
         root: The project's root directory (edited paths are made relative to it).
+        symbols: The symbols each edit changed, by its record's offset
+            (:func:`graphmem.capture.symbols.edited_symbols`).
     """
     prompts = [
         r.event.prompt for r in records if r.event.kind is EventKind.PROMPT and r.event.prompt
@@ -130,7 +141,7 @@ def plan_session(
     plan.paths = [path for path in (_relative(p, root) for p in edited) if path is not None][:200]
     plan.kind = _session_kind(records, signals, plan.paths)
     plan.segments = _segments(records, root)
-    evidence = _Evidence({record.n: record for record in records}, root, signals)
+    evidence = _Evidence({record.n: record for record in records}, root, signals, symbols or {})
     scored: list[tuple[int, int, Candidate]] = []
     for index, signal in enumerate(signals):
         made = _candidate(signal, signals, evidence)
@@ -160,9 +171,13 @@ class _Evidence:
     records: dict[int, SpoolRecord]
     root: str
     signals: Sequence[Signal]
+    symbols: Mapping[int, Sequence[EditedSymbol]]
 
     def edits(self, signal: Signal) -> list[tuple[str, str]]:
-        """(path, first line of the new text) of each edit among the signal's evidence."""
+        """(where, first line of the new text) of each edit among the signal's evidence.
+
+        Where is the path, or the symbol it changed and the path.
+        """
         found: list[tuple[str, str]] = []
         for offset in signal.evidence:
             record = self.records.get(offset)
@@ -173,9 +188,19 @@ class _Evidence:
                 "content"
             )
             line = next((ln.strip() for ln in str(new or "").splitlines() if ln.strip()), "")
+            changed = self.symbols.get(offset, ())
             if path is not None:
-                found.append((path, line[:MAX_SNIPPET]))
+                where = f"`{changed[0].qualname}` in {path}" if changed else path
+                found.append((where, line[:MAX_SNIPPET]))
         return found
+
+    def anchor(self, signal: Signal) -> tuple[str, str] | None:
+        """(key, hash) of the first symbol the signal's edits changed, if any."""
+        for offset in signal.evidence:
+            changed = self.symbols.get(offset, ())
+            if changed:
+                return changed[0].key, changed[0].hash
+        return None
 
     def installs(self, signal: Signal) -> list[str]:
         """Installing shell commands that passed within the signal's evidence, normalised.
@@ -205,10 +230,9 @@ def _candidate(signal: Signal, signals: Sequence[Signal], evidence: _Evidence) -
     statement = _statement(signal, evidence)
     if statement is None:
         return None
-    if signal.kind is SignalKind.DEAD_END:
-        return Candidate(statement, BeliefType.DEAD_END, state, EvidenceRole.FAILED_ATTEMPT)
-    if signal.kind is SignalKind.FIX:
-        return Candidate(statement, BeliefType.LESSON, state, EvidenceRole.OBSERVATION)
+    if signal.kind in _FROM_EDITS:
+        belief_type, role = _FROM_EDITS[signal.kind]
+        return Candidate(statement, belief_type, state, role, anchor=evidence.anchor(signal))
     if signal.kind is SignalKind.RULE:
         return Candidate(
             statement,

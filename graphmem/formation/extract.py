@@ -19,7 +19,7 @@ from graphmem.models import Authority, BeliefState, BeliefType, Episode, Evidenc
 class Candidate:
     """A belief an episode may support, before any gate.
 
-    The last four fields are set by replayed corrections, not by extractors.
+    ``authority`` to ``disputed`` are set by replayed corrections, not by extractors.
     """
 
     statement: str
@@ -35,6 +35,9 @@ class Candidate:
     """Projects it must not be shown in (``not_here`` corrections)."""
     disputed: bool = False
     """Flagged by an ``unspecified`` correction."""
+    anchor: tuple[str, str] | None = None
+    """The (key, content hash) of the code symbol it is about (session capture: the symbol
+    its edits changed), stored as the belief's anchor as is."""
 
 
 class Extractor(Protocol):

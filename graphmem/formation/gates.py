@@ -451,6 +451,8 @@ def decide(
     created = [(new_id(), survivor) for survivor in survivors]
     for belief_id, survivor in created:
         writes.created.append((belief_id, *new_belief(survivor.candidate, episode, policy)))
+        if survivor.candidate.anchor is not None:
+            writes.anchors[belief_id] = survivor.candidate.anchor
     if policy.resolve_gate:
         slots = sorted(
             {

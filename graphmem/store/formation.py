@@ -144,6 +144,8 @@ class FormationWrites:
         default_factory=list
     )
     """(new id, belief, extra properties)."""
+    anchors: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """New id → (anchor key, anchor hash) for created beliefs about a code symbol."""
     reinforcements: list[dict[str, str]] = field(default_factory=list)
     """{belief_id, episode_id, role}."""
     supersessions: list[tuple[str, str, str]] = field(default_factory=list)
@@ -204,6 +206,8 @@ def commit_formation(
                 belief_id,
                 Scope.PROJECT,
                 [belief.project],
+                anchor_key=writes.anchors[belief_id][0] if belief_id in writes.anchors else None,
+                anchor_hash=writes.anchors[belief_id][1] if belief_id in writes.anchors else None,
                 extra={**extra, "policy_version": writes.policy_version},
             )
             for belief_id, belief, extra in writes.created
