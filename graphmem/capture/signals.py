@@ -201,11 +201,17 @@ def _fold(line: str) -> str:
     return _SPACE.sub(" ", line).strip()[:_MAX_LINE_CHARS]
 
 
+_COLLECTION_ERROR = re.compile(r"^ERROR\s+\S+\.py\s*$")
+"""pytest's summary of a module that failed to import: it names the file, not why."""
+
+
 def _category(line: str) -> int:
     """How telling a line of failure output is: 1 most, 7 least (a wrapper's), 8 not."""
     stripped = line.strip()
     if _WRAPPER.search(stripped):
         return 7
+    if _COLLECTION_ERROR.match(stripped):
+        return 6  # the import error's own lines say more
     tiers = (_TEST_FAILURE, _DIAGNOSTIC, _EXCEPTION, _PYTEST_E, _MARKER, _GENERIC)
     return next((tier for tier, rule in enumerate(tiers, 1) if rule.search(line)), 8)
 
@@ -214,10 +220,12 @@ def error_signature(output: str) -> str | None:
     """The normalised signature of a failure's output, the same for the same failure.
 
     Picks the most telling lines: a test runner's failing tests (pytest's ``FAILED``
-    summary, go's ``--- FAIL``, jest's headings), else compiler diagnostics, else a
-    traceback's last exception line, else pytest's ``E`` lines, else known markers
-    (``panicked at``, ``npm ERR!``, ``No such file``...), else any line naming an error
-    or failure, else a wrapper's line (``make: ***``), else the last non-empty line.
+    summary, go's ``--- FAIL``, jest's headings; not pytest's bare ``ERROR file.py``
+    for a module that failed to import, which ranks with any line naming an error),
+    else compiler diagnostics, else a traceback's last exception line, else pytest's
+    ``E`` lines, else known markers (``panicked at``, ``npm ERR!``, ``No such
+    file``...), else any line naming an error or failure, else a wrapper's line
+    (``make: ***``), else the last non-empty line.
     Up to three such lines (the last one only for a traceback) are then folded:
     terminal colours and control characters removed; timestamps to ``<time>``; URLs to
     ``<url>``; temporary paths (``/tmp/...``, ``pytest-of-*``, ``tmpk2j3x9``) to

@@ -121,6 +121,7 @@ def test_a_dependency_error_fixed_by_installing_it(
     assert {"error", "fix", "test_command"} <= _kinds(state)
     (lesson,) = _formed(state)["lesson"]
     assert "pip install tomli-w" in lesson
+    assert "ModuleNotFoundError: No module named 'tomli_w'" in lesson  # why, not which file
 
 
 def test_a_rule_the_user_states_forms_a_preference(

@@ -144,7 +144,7 @@ ERROR tests/test_a.py
 !!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!
 =============================== 1 error in 0.05s ===============================
 """
-    assert error_signature(out) == "ERROR test_a.py"
+    assert error_signature(out) == "E ModuleNotFoundError: No module named 'requests'"
 
 
 def test_pytest_without_summary_uses_the_e_lines() -> None:
