@@ -31,7 +31,6 @@ from graphmem.capture.sessions import (
     save_state,
     session_lock,
     show_session,
-    state_file,
 )
 from graphmem.capture.signals import Signal, derive_signals
 from graphmem.capture.symbols import EditedSymbol, edited_symbols
@@ -128,7 +127,7 @@ class Sessions(Capability):
         state.state = "consolidating"
         save_state(path, state)
         try:
-            self._consolidate(state, fresh, session_id)
+            self._consolidate(state, records, fresh[0], session_id)
         except BaseException:
             state.state = "failed"
             save_state(path, state)
@@ -174,7 +173,7 @@ class Sessions(Capability):
             episode_store.forget_episodes(
                 self._db, self._principal, [*state.segments, *state.episodes], "user"
             )
-            for leftover in (state_file(path), path):
+            for leftover in (spool.state_file(path), path):
                 leftover.unlink(missing_ok=True)
         path.with_name(path.name.removesuffix(".jsonl") + ".lock").unlink(missing_ok=True)
         return state
@@ -205,18 +204,29 @@ class Sessions(Capability):
         return done
 
     def _consolidate(
-        self, state: SessionState, records: Sequence[SpoolRecord], session_id: str
+        self,
+        state: SessionState,
+        records: Sequence[SpoolRecord],
+        first: SpoolRecord,
+        session_id: str,
     ) -> None:
-        first = records[0]
-        root = _root(first.event.cwd)
+        """Writes the session's episode (after a checkpoint, its continuation) and beliefs.
+
+        Signals are read over the whole spool; what was consolidated before ``first``
+        forms nothing again. The first run writes the session episode; each later one a
+        continuation episode (kind task) ``PART_OF`` it, so the session stays one episode.
+        """
+        root = _root(records[0].event.cwd)
         signals = derive_signals(records)
         symbols = edited_symbols(records, Path(root))
-        plan = plan_session(records, signals, root, symbols)
+        plan = plan_session(records, signals, root, symbols, since=state.consolidated_to)
+        session_episode = state.episodes[0] if state.episodes else None
         key = f"capture:{session_id}:{first.n}"[:200]
         episode_id = self._memory.remember(
             {
                 "project": first.project,
-                "kind": EpisodeKind.SESSION,
+                "kind": EpisodeKind.SESSION if session_episode is None else EpisodeKind.TASK,
+                "parent": session_episode,
                 "title": plan.title,
                 "text": plan.text,
                 "outcome": plan.outcome,
@@ -246,14 +256,16 @@ class Sessions(Capability):
         result = self._formation.consolidate(
             episode_id,
             extractor=_Planned(plan.candidates),
-            policy={"caps": {EpisodeKind.SESSION: CAP_PER_SESSION}},
+            policy={
+                "caps": {EpisodeKind.SESSION: CAP_PER_SESSION, EpisodeKind.TASK: CAP_PER_SESSION}
+            },
         )
         state.episodes.append(episode_id)
         state.segments.extend(segment_ids)
-        state.signals.extend(
+        state.signals = [
             {"kind": s.kind.value, "evidence": list(s.evidence), **_signal_fields(s, symbols)}
             for s in signals
-        )
+        ]
         for belief in self._formed_from(episode_id, first.project, result.created):
             state.formed.append(
                 Formed(id=belief.id, type=belief.type.value, statement=belief.statement)
@@ -261,7 +273,12 @@ class Sessions(Capability):
         state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in plan.rejected)
         state.rejected.extend({"gate": r.gate, "statement": r.statement} for r in result.rejected)
         state.reinforced.extend(result.reinforced)
-        state.session_kind = plan.kind
+        if _KIND_RANK[plan.kind] >= _KIND_RANK.get(state.session_kind or "", -1):
+            state.session_kind = plan.kind
+
+
+_KIND_RANK = {"read_only": 0, "docs_only": 1, "working": 2}
+"""A session is as much at work as its busiest part (a checkpoint splits it in parts)."""
 
 
 def _has_new_events(state: SessionState) -> bool:

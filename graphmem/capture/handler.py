@@ -3,7 +3,8 @@
 ``graphmem hook <host>`` (one process per event) and ``graphmem serve``'s
 ``POST /hooks/<host>`` both call :func:`capture`, so an event captured either way
 gives the same spool line; a SessionEnd starts consolidation in the background either
-way. Standard library and graphmem's pure modules only.
+way, and so do the checkpoints: a PreCompact, and a Stop after
+:data:`CHECKPOINT_BYTES` of new events. Standard library and graphmem's pure modules only.
 """
 
 from __future__ import annotations
@@ -53,9 +54,21 @@ def capture(
     if not project.capture:
         return Captured(event, project.name, path, None)
     written = spool.append(path, event, project.name, project.root)
-    if event.kind is EventKind.SESSION_END and written.offset is not None:
+    if written.offset is not None and _boundary(event.kind, path, written.offset):
         consolidate_in_background(data_dir, principal, event.session_id)
     return Captured(event, project.name, path, written)
+
+
+CHECKPOINT_BYTES = 256 * 1024
+"""A Stop checkpoints the session once its spool grew this much since it was last
+consolidated (a Stop comes at the end of every agent turn: most are not worth a run)."""
+
+
+def _boundary(kind: EventKind, path: Path, offset: int) -> bool:
+    """Whether this event ends (SessionEnd) or checkpoints (PreCompact, a Stop) a session."""
+    if kind in (EventKind.SESSION_END, EventKind.PRE_COMPACT):
+        return True
+    return kind is EventKind.STOP and offset - spool.consolidated_to(path) >= CHECKPOINT_BYTES
 
 
 def consolidate_in_background(data_dir: Path, principal: str, session_id: str) -> None:

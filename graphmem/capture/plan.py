@@ -116,34 +116,38 @@ def plan_session(
     signals: Sequence[Signal],
     root: str,
     symbols: Mapping[int, Sequence[EditedSymbol]] | None = None,
+    since: int | None = None,
 ) -> SessionPlan:
     """The session's episode, segments and candidates, by the rules above.
 
     A fix or dead end whose edits changed a known symbol names it and anchors to the
-    first one changed.
+    first one changed. After a checkpoint (``since``), the plan covers what came after
+    it: the records past ``since`` and the signals with evidence past it, read against
+    the whole session (a fix after the checkpoint of an error before it is a fix).
 
     Args:
-        records: The session's spool, in order.
+        records: The session's whole spool, in order.
         signals: What :func:`graphmem.capture.signals.derive_signals` found in it.
         root: The project's root directory (edited paths are made relative to it).
         symbols: The symbols each edit changed, by its record's offset
             (:func:`graphmem.capture.symbols.edited_symbols`).
+        since: The offset an earlier consolidation reached (None: plan it all).
     """
-    prompts = [
-        r.event.prompt for r in records if r.event.kind is EventKind.PROMPT and r.event.prompt
-    ]
+    new = [r for r in records if since is None or r.n > since]
+    fresh = [s for s in signals if since is None or s.evidence[-1] > since]
+    prompts = [r.event.prompt for r in new if r.event.kind is EventKind.PROMPT and r.event.prompt]
     plan = SessionPlan(
-        title=_title(prompts, records),
+        title=_title(prompts, new, continued=since is not None),
         text="\n\n".join(_cut(prompt) for prompt in prompts)[:100_000] or "(no prompt)",
-        outcome=_outcome(records),
+        outcome=_outcome(new),
     )
-    edited = sorted({p for s in signals for p in s.paths if _relative(p, root) is not None})
+    edited = sorted({p for s in fresh for p in s.paths if _relative(p, root) is not None})
     plan.paths = [path for path in (_relative(p, root) for p in edited) if path is not None][:200]
-    plan.kind = _session_kind(records, signals, plan.paths)
-    plan.segments = _segments(records, root)
+    plan.kind = _session_kind(new, fresh, plan.paths)
+    plan.segments = _segments(new, root)
     evidence = _Evidence({record.n: record for record in records}, root, signals, symbols or {})
     scored: list[tuple[int, int, Candidate]] = []
-    for index, signal in enumerate(signals):
+    for index, signal in enumerate(fresh):
         made = _candidate(signal, signals, evidence)
         _episode_item(plan, signal, evidence)
         if made is None:
@@ -380,10 +384,10 @@ def _outcome(records: Sequence[SpoolRecord]) -> Outcome:
     return Outcome.FAILED if shells[-1].failed else Outcome.SUCCEEDED
 
 
-def _title(prompts: list[str], records: Sequence[SpoolRecord]) -> str:
+def _title(prompts: list[str], records: Sequence[SpoolRecord], *, continued: bool) -> str:
     project = records[0].project if records else "a project"
     first = _one_line(prompts[0]) if prompts else "no prompt"
-    return f"Session in {project}: {first}"[:500]
+    return f"Session in {project}{' (continued)' if continued else ''}: {first}"[:500]
 
 
 def _one_line(text: str) -> str:

@@ -20,8 +20,6 @@ from graphmem.capture.event import EventKind, SpoolRecord
 from graphmem.models.capture import Formed, SessionState
 from graphmem.settings import PRIVATE_FILE_MODE, make_private_dir, private_file
 
-STATE_SUFFIX = ".state.json"
-
 
 @contextmanager
 def session_lock(spool_path: Path) -> Iterator[None]:
@@ -36,15 +34,10 @@ def session_lock(spool_path: Path) -> Iterator[None]:
         os.close(descriptor)
 
 
-def state_file(spool_path: Path) -> Path:
-    """The state file beside a session's spool."""
-    return spool_path.with_name(spool_path.name.removesuffix(".jsonl") + STATE_SUFFIX)
-
-
 def load_state(spool_path: Path, session_id: str, records: Sequence[SpoolRecord]) -> SessionState:
     """The session's state, with its event counts taken from ``records`` (the spool)."""
     saved: dict[str, Any] = {}
-    path = state_file(spool_path)
+    path = spool.state_file(spool_path)
     if path.is_file():
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
@@ -69,7 +62,7 @@ def load_state(spool_path: Path, session_id: str, records: Sequence[SpoolRecord]
 
 def save_state(spool_path: Path, state: SessionState) -> None:
     """Writes the state file (0600, replaced atomically)."""
-    with private_file(state_file(spool_path)) as out:
+    with private_file(spool.state_file(spool_path)) as out:
         json.dump(state.model_dump(mode="json"), out, ensure_ascii=False, sort_keys=True)
 
 

@@ -67,6 +67,25 @@ def spool_file(data_dir: Path, principal: str, session_id: str) -> Path:
     return data_dir / SPOOL_DIR / principal / f"{name}.jsonl"
 
 
+STATE_SUFFIX = ".state.json"
+"""The suffix of the state file consolidation keeps beside a spool."""
+
+
+def state_file(spool_path: Path) -> Path:
+    """The state file beside a session's spool (:mod:`graphmem.capture.sessions`)."""
+    return spool_path.with_name(spool_path.name.removesuffix(".jsonl") + STATE_SUFFIX)
+
+
+def consolidated_to(spool_path: Path) -> int:
+    """The spool offset the session's consolidation reached (0: none yet, or unreadable)."""
+    try:
+        saved = json.loads(state_file(spool_path).read_bytes())
+        done = saved.get("consolidated_to") if isinstance(saved, dict) else None
+    except (OSError, ValueError):
+        return 0
+    return done if isinstance(done, int) else 0
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:40]
 

@@ -48,7 +48,8 @@ class SessionState(BaseModel):
     session_kind: str | None = None
     """``read_only``, ``docs_only`` or ``working`` (after consolidation)."""
     episodes: list[str] = Field(default_factory=list)
-    """The session episodes written (one per consolidation run)."""
+    """The episodes written, one per consolidation run: the session episode, then one
+    continuation (kind task, ``PART_OF`` it) per run after a checkpoint."""
     segments: list[str] = Field(default_factory=list)
     """Their task segments (PART_OF them)."""
     signals: list[dict[str, Any]] = Field(default_factory=list)
@@ -63,8 +64,8 @@ class SessionState(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def episode(self) -> str | None:
-        """The latest session episode (None before consolidation)."""
-        return self.episodes[-1] if self.episodes else None
+        """The session episode (None before consolidation)."""
+        return self.episodes[0] if self.episodes else None
 
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON values (``graphmem sessions show --json``)."""
