@@ -13,6 +13,10 @@ baseline measured in the same run:
   kept-alive connection; baseline: an authenticated ``GET`` of a path the server does
   not have (404), interleaved on the same connection.
 
+graphmem's modules are byte-compiled first, as installing a wheel does: with
+``PYTHONDONTWRITEBYTECODE`` set and an editable install, every hook would otherwise
+compile its modules from source, which is not what a host pays.
+
 SessionEnd would start a consolidation per event; its payloads run in a second work
 tree whose ``.graphmem.toml`` says ``capture = false``, so they are read and answered
 but neither spooled nor consolidated. A scratch principal holds the server's token;
@@ -21,6 +25,7 @@ it, the server and the scratch directory are gone afterwards.
 
 from __future__ import annotations
 
+import compileall
 import http.client
 import json
 import os
@@ -47,7 +52,9 @@ from graphmem.store.ids import new_id
 
 HOST = "claude-code"
 FIXTURES = "tests/data/sessions/claude-code"
-DEFAULT_ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The graphmem package the hook runs from (byte-compiled before timing)."""
+DEFAULT_ROOT = PACKAGE.parent
 """The checkout this graphmem runs from (its recorded sessions are read)."""
 WARM_UP = 10
 """Events sent on each transport before timing starts (the server's first requests)."""
@@ -105,6 +112,7 @@ def run_hooks_bench(
     """
     recorded = _recorded(root)
     command = _console_script()
+    compileall.compile_dir(PACKAGE, quiet=1)
     with Admin() as admin, _scratch(admin) as scratch:
         payloads = _payloads(recorded, scratch, events)
         with _server(admin, scratch) as port:

@@ -428,7 +428,7 @@ _TRANSPORT_NAMES = {
 
 def _hooks_lines(figures: dict[str, Any]) -> list[str]:
     """The hooks bench as a table: p50/p95 in ms per kind and transport, then the ratios."""
-    transports: dict[str, Any] = figures["transports"]
+    transports = {name: figures["transports"][name] for name in _TRANSPORT_NAMES}
     baselines = figures["baselines"]
     rows: list[tuple[str, list[str]]] = [("p50 / p95 ms", list(_TRANSPORT_NAMES.values()))]
     for kind in figures["kinds"]:
