@@ -5,15 +5,18 @@ The public API is exactly what this module exports; everything else is internal.
 Importing :mod:`graphmem` itself loads nothing: each public name is imported from its
 module on first use (PEP 562), so a process that needs one pure module, such as the
 hook command on an agent host's hot path, never pays for the Neo4j driver, pydantic or
-the embedder.
+the embedder. Not even :mod:`typing` or :mod:`importlib` is imported here: the hook's
+fast path (:mod:`graphmem.capture.forward`) is measured against a bare interpreter
+start, and ``TYPE_CHECKING`` below is the constant type checkers read as true.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from graphmem.admin import Admin, IssuedToken
     from graphmem.anchors.sync import IndexSummary
     from graphmem.async_client import AsyncGraphMem
@@ -190,6 +193,8 @@ def __getattr__(name: str) -> Any:
     """Imports a public name from its module on first use."""
     if name not in __all__:
         raise AttributeError(f"module 'graphmem' has no attribute {name!r}")
+    import importlib
+
     for source in _SOURCES:
         module = importlib.import_module(source)
         if hasattr(module, name):

@@ -7,10 +7,13 @@ what the host reads as "nothing to add"; a failure is logged to ``hooks.log`` in
 data directory (its kind, never the payload) for ``graphmem sessions`` to count. It
 never exits 2, the one code that blocks the host.
 
-With ``GRAPHMEM_HOOK_URL`` set (a running ``graphmem serve``), the payload is posted
-to ``<url>/hooks/<host>`` with the token in ``GRAPHMEM_HOOK_TOKEN_FILE``; otherwise, or
-when that fails, it is appended to the spool here. Standard library and graphmem's pure
-modules only: the Neo4j driver, pydantic and the embedder are never imported.
+With ``GRAPHMEM_HOOK_URL`` set (a running ``graphmem serve``), the console script has
+already tried to post the payload to ``<url>/hooks/<host>``
+(:mod:`graphmem.capture.forward`); this module captures what that did not deliver,
+appending it to the spool here within what is left of the same budget. A server that
+answered with a refusal is logged; one that did not answer is not (the event is still
+captured). Standard library and graphmem's pure modules only: the Neo4j driver,
+pydantic and the embedder are never imported.
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ import signal
 import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 from types import FrameType
 
 from graphmem import limits
+from graphmem.capture.forward import BUDGET_SECONDS, MAX_PAYLOAD_BYTES, Sent
 from graphmem.capture.handler import capture
 from graphmem.capture.hosts import HostAdapter
 from graphmem.capture.hosts import adapter as host_adapter
@@ -35,12 +38,6 @@ from graphmem.settings import (
     resolve_principal,
 )
 
-BUDGET_SECONDS = 1.0
-"""The most a hook takes, whatever fails (Claude Code's SessionEnd hooks share 1.5 s)."""
-
-MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
-"""The largest payload read; a larger one is refused (logged, nothing stored)."""
-
 LOG_FILE = "hooks.log"
 """Where failures are logged, one JSON line each, under the data directory."""
 
@@ -49,21 +46,40 @@ class _OutOfTime(Exception):
     """The budget ran out."""
 
 
-def main(argv: list[str]) -> int:
-    """Runs the hook for ``argv[0]``'s host; always returns 0."""
-    started = time.monotonic()
+class ForwardRefused(Exception):
+    """``GRAPHMEM_HOOK_URL``'s server refused the event, or it cannot be posted there.
+
+    The event is captured here all the same; the refusal is logged so it is seen.
+    """
+
+
+def main(argv: list[str], sent: Sent | None = None) -> int:
+    """Runs the hook for ``argv[0]``'s host; always returns 0.
+
+    Args:
+        argv: The host's name, as on the command line.
+        sent: What the fast path did (:func:`graphmem.capture.forward.forward`): the
+            budget's start, the payload if it read it, and a refusal to log. None: the
+            hook starts here and reads stdin itself.
+    """
+    started = sent.started if sent is not None else time.monotonic()
     host = argv[0] if argv else ""
     adapter: HostAdapter | None = None
     event_name = ""
     previous = signal.signal(signal.SIGALRM, _out_of_time)
-    signal.setitimer(signal.ITIMER_REAL, BUDGET_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, max(BUDGET_SECONDS - (time.monotonic() - started), 0.001))
     try:
+        if sent is not None and sent.refused is not None:
+            _log_failure(host, "", ForwardRefused(sent.refused), time.monotonic() - started)
         adapter = host_adapter(host)
-        payload = limits.loads(sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1), "payload")
+        raw = sent.payload if sent is not None else None
+        if raw is None:
+            raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
+        payload = limits.loads(raw, "payload")
         if not isinstance(payload, dict):
             raise ValueError("payload: a hook event is a JSON object")
         event_name = str(payload.get("hook_event_name", ""))[:100]
-        _deliver(host, adapter, payload)
+        capture(resolve_data_dir(), resolve_principal(), adapter, payload)
     except BaseException as error:  # the host must never see a failure of ours
         _log_failure(host, event_name, error, time.monotonic() - started)
     finally:
@@ -75,35 +91,6 @@ def main(argv: list[str]) -> int:
 
 def _out_of_time(signum: int, frame: FrameType | None) -> None:
     raise _OutOfTime(f"over the {BUDGET_SECONDS} s budget")
-
-
-def _deliver(host: str, adapter: HostAdapter, payload: dict[str, object]) -> None:
-    """Forwards to the configured server, or appends to the spool here."""
-    url = os.environ.get("GRAPHMEM_HOOK_URL")
-    if url and _forwarded(url, host, payload):
-        return
-    capture(resolve_data_dir(), resolve_principal(), adapter, payload)
-
-
-def _forwarded(url: str, host: str, payload: dict[str, object]) -> bool:
-    """Whether ``graphmem serve`` took the event (False: capture it here instead)."""
-    token_file = os.environ.get("GRAPHMEM_HOOK_TOKEN_FILE")
-    if not token_file:
-        return False
-    import urllib.request  # only on this path: 28 ms of imports the spool path never needs
-
-    token = Path(token_file).read_text(encoding="utf-8").strip()
-    request = urllib.request.Request(
-        f"{url.rstrip('/')}/hooks/{host}",
-        data=json.dumps(payload).encode("utf-8"),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=BUDGET_SECONDS / 2) as response:
-            return 200 <= int(response.status) < 300
-    except OSError:
-        return False
 
 
 def _answer(adapter: HostAdapter | None, event_name: str) -> None:

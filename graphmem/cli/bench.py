@@ -10,6 +10,8 @@ from graphmem.bench.agents import EMBEDDERS, run_agents_bench
 from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
+from graphmem.bench.hooks import DEFAULT_ROOT as HOOKS_ROOT
+from graphmem.bench.hooks import run_hooks_bench
 from graphmem.bench.mcp import run_mcp_bench
 from graphmem.bench.recall import ARM_SETS, BASELINE, load, run_recall_bench
 from graphmem.bench.scale import (
@@ -394,3 +396,71 @@ def trust(
         f"cost over {figures['kb']} KB: secrets {cost['secrets']} ms/KB, injection "
         f"{cost['injection']} ms/KB (detect-secrets {figures['detect_secrets_version']})"
     )
+
+
+@app.command()
+@handles_errors
+def hooks(
+    events: Annotated[int, typer.Option(min=1, help="Events timed per transport.")] = 200,
+    root: Annotated[
+        Path,
+        typer.Option("--root", help="The graphmem checkout whose recorded sessions are replayed."),
+    ] = HOOKS_ROOT,
+    as_json: JsonOption = False,
+) -> None:
+    """The capture hook's wall time per event kind, on each transport beside its baseline."""
+    with progress_bar(as_json) as bar:
+        task = bar.add_task("hook events", total=2 * events)
+        figures = run_hooks_bench(events, root, lambda n: bar.advance(task, n))
+    if as_json:
+        print_json(figures)
+        return
+    for line in _hooks_lines(figures):
+        typer.echo(line)
+
+
+_TRANSPORT_NAMES = {
+    "command_spool": "command, spool",
+    "command_forward": "command, forward",
+    "http": "HTTP",
+}
+
+
+def _hooks_lines(figures: dict[str, Any]) -> list[str]:
+    """The hooks bench as a table: p50/p95 in ms per kind and transport, then the ratios."""
+    transports = {name: figures["transports"][name] for name in _TRANSPORT_NAMES}
+    baselines = figures["baselines"]
+    rows: list[tuple[str, list[str]]] = [("p50 / p95 ms", list(_TRANSPORT_NAMES.values()))]
+    for kind in figures["kinds"]:
+        rows.append((kind, [_cell(transports[name]["by_kind"][kind]) for name in transports]))
+    rows.append(("all", [_cell(transports[name]["all"]) for name in transports]))
+    rows.append(
+        ("baseline", [_cell(baselines[transports[name]["baseline"]]) for name in transports])
+    )
+    rows.append(
+        (
+            "ratio p50 / p95",
+            [f"{t['ratio_p50']}x / {t['ratio_p95']}x" for t in transports.values()],
+        )
+    )
+    lines = [f"{figures['command']}: {figures['events']} events per transport"]
+    lines += [f"{label:<18}" + "".join(f"{cell:>26}" for cell in cells) for label, cells in rows]
+    goals = figures["goals"]
+    for name, transport in transports.items():
+        goal = (
+            f"p95 <= {goals['http_p95_over_bare']}x bare and < {goals['http_p95_ms']} ms"
+            if name == "http"
+            else f"p95 <= {goals['command_p95_over_interpreter']}x python -c pass"
+        )
+        verdict = "met" if transport["goal_met"] else "MISSED"
+        lines.append(f"goal, {_TRANSPORT_NAMES[name]}: {goal}: {verdict}")
+    lines.append(
+        "baselines: python -c pass (commands), an authenticated GET answered 404 (HTTP); "
+        f"{', '.join(figures['opted_out_kinds'])} ran in a capture = false work tree; "
+        f"forwarding fell back {figures['forward_fell_back']} times"
+    )
+    return lines
+
+
+def _cell(spread: dict[str, Any]) -> str:
+    return f"{spread['p50_ms']} / {spread['p95_ms']} (n={spread['n']})"
