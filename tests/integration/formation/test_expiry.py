@@ -19,6 +19,7 @@ from graphmem import GraphMem
 from graphmem.cli import app
 from graphmem.store.cypher import queries_dir, split_statements
 from graphmem.store.database import Database
+from tests.integration.capture.test_recorded_sessions import _client
 from tests.integration.conftest import Graph
 
 T0 = datetime.now(UTC).replace(microsecond=0)
@@ -168,16 +169,6 @@ def test_migration_016_confirms_formed_beliefs_written_before_it(
         id=formed,
     )
     assert row["same"]
-
-
-def _client(env: dict[str, str]) -> GraphMem:
-    return GraphMem(
-        env["GRAPHMEM_PRINCIPAL"],
-        uri=env["GRAPHMEM_NEO4J_URI"],
-        user=env["GRAPHMEM_NEO4J_USER"],
-        password=env["GRAPHMEM_NEO4J_PASSWORD"],
-        data_dir=env["GRAPHMEM_DATA_DIR"],
-    )
 
 
 def test_the_expire_command(neo4j_env: dict[str, str]) -> None:

@@ -1,4 +1,4 @@
-"""Expiry's windows as pure functions, its settings, and how recall weighs and shows it."""
+"""Expiry's windows as pure functions, and its settings from the environment."""
 
 from __future__ import annotations
 
@@ -8,20 +8,9 @@ import pytest
 
 from graphmem.errors import ConfigError, InvalidInput
 from graphmem.formation.expiry import Verdict, cutoffs, observed_at, verdict
-from graphmem.models import (
-    AnchorState,
-    BeliefState,
-    BeliefType,
-    Episode,
-    EpisodeKind,
-    Outcome,
-    RecallItem,
-    Scope,
-    Trust,
-)
-from graphmem.recall.ranking import STALE_WEIGHT, Weighed, rank
-from graphmem.recall.render import render_beliefs
+from graphmem.models import Episode
 from graphmem.settings import EXPIRY_ENV, ExpirySettings, resolve_expiry
+from tests.unit.formation.test_gates import _episode as gate_episode
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 WINDOWS = ExpirySettings()
@@ -97,59 +86,10 @@ def test_a_now_without_a_zone_is_refused() -> None:
 
 
 def _episode(**times: datetime) -> Episode:
-    return Episode(
-        id="019a0000-0000-7000-8000-000000000001",
-        principal="p",
-        project="billing",
-        kind=EpisodeKind.TASK,
-        title="t",
-        outcome=Outcome.SUCCEEDED,
-        trust=Trust.TRUSTED,
-        observations=[],
-        inferences=[],
-        decisions=[],
-        failed_attempts=[],
-        unresolved=[],
-        paths=[],
-        commits=[],
-        seq=1,
-        **{"recorded_at": _at(10), **times},
-    )
+    return gate_episode([]).model_copy(update={"recorded_at": _at(10), **times})
 
 
 def test_an_episode_is_observed_at_its_end_else_its_start_else_when_recorded() -> None:
     assert observed_at(_episode(started_at=_at(1), ended_at=_at(2))) == _at(2)
     assert observed_at(_episode(started_at=_at(1))) == _at(1)
     assert observed_at(_episode()) == _at(10)
-
-
-def test_a_stale_belief_ranks_below_an_otherwise_equal_fresh_one() -> None:
-    fresh = Weighed("b", 1.0, 0.8, BeliefState.ACTIVE, 1.0, 1.0)
-    stale = Weighed("a", 1.0, 0.8, BeliefState.ACTIVE, 1.0, 1.0, stale=True)
-    assert stale.score == pytest.approx(fresh.score * STALE_WEIGHT)
-    assert [c.id for c in rank([stale, fresh])] == ["b", "a"]
-
-
-def _item(stale: bool) -> RecallItem:
-    return RecallItem(
-        id="019a0000-0000-7000-8000-000000000002",
-        statement="Invoices round half-even",
-        type=BeliefType.FACT,
-        confidence_band="medium",
-        project="billing",
-        origins=["billing"],
-        scope=Scope.PROJECT,
-        anchor_state=AnchorState.UNANCHORED,
-        applies_here=True,
-        evidence=[],
-        arm_ranks={},
-        score=0.4,
-        stale=stale,
-    )
-
-
-def test_recall_text_says_a_belief_is_stale_and_nothing_more_when_it_is_not() -> None:
-    stale = render_beliefs("rounding", "billing", [_item(True)], [])
-    fresh = render_beliefs("rounding", "billing", [_item(False)], [])
-    assert "stale: not confirmed by an episode lately" in stale
-    assert "stale" not in fresh
