@@ -128,6 +128,7 @@ class AsyncGraphMem:
     cite = _awaitable(GraphMem.cite)
     hints = _awaitable(GraphMem.hints)
     consolidate_hints = _awaitable(GraphMem.consolidate_hints)
+    expire = _awaitable(GraphMem.expire)
     sweep_traces = _awaitable(GraphMem.sweep_traces)
     export = _awaitable(GraphMem.export)
     import_memory = _awaitable(GraphMem.import_memory)

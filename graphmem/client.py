@@ -24,9 +24,11 @@ from graphmem.capabilities.views import Views
 from graphmem.recall.engine import RecallEngine
 from graphmem.settings import (
     ConnectionSettings,
+    ExpirySettings,
     FeedbackSettings,
     resolve_connection,
     resolve_data_dir,
+    resolve_expiry,
     resolve_feedback,
     resolve_principal,
 )
@@ -93,6 +95,9 @@ class GraphMem:
         self.feedback: FeedbackSettings = resolve_feedback()
         """When misses queue formation hints and how long operator fields live
         (``GRAPHMEM_HINT_*``, ``GRAPHMEM_TRACE_OPERATOR_DAYS``)."""
+        self.expiry: ExpirySettings = resolve_expiry()
+        """When formed beliefs not confirmed again are demoted and retired
+        (``GRAPHMEM_EXPIRY_*``)."""
         self._db = Database(self.settings)
         self._engine = RecallEngine(
             self._db,
@@ -101,7 +106,7 @@ class GraphMem:
             resolve_data_dir(data_dir) / "views",
             self.feedback,
         )
-        context = Context(self._db, self.principal, self._engine, self.feedback)
+        context = Context(self._db, self.principal, self._engine, self.feedback, self.expiry)
         self._formation = Formation(context)
         self._memory = Memory(context, self._formation)
         self._recall = Recall(context)
@@ -162,6 +167,7 @@ class GraphMem:
     rederive = _forward(lambda mem: mem._formation, Formation.rederive)
     hints = _forward(lambda mem: mem._formation, Formation.hints)
     consolidate_hints = _forward(lambda mem: mem._formation, Formation.consolidate_hints)
+    expire = _forward(lambda mem: mem._formation, Formation.expire)
 
     # --- recall (Recall) -------------------------------------------------------
 

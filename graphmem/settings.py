@@ -334,3 +334,41 @@ def resolve_feedback() -> FeedbackSettings:
         )
     operator = _days(FEEDBACK_ENV["operator_window"], OPERATOR_WINDOW_DAYS)
     return FeedbackSettings(misses, window, ttl, operator)
+
+
+# --- expiry of formed beliefs ------------------------------------------------------
+
+EXPIRY_STALE_DAYS = 90.0
+"""A formed belief not observed again for this long is demoted (marked stale)."""
+EXPIRY_RETIRE_DAYS = 90.0
+"""A stale belief not observed again for this much longer is retired."""
+
+EXPIRY_ENV = {
+    "stale": "GRAPHMEM_EXPIRY_STALE_DAYS",
+    "retire": "GRAPHMEM_EXPIRY_RETIRE_DAYS",
+}
+"""The environment variable behind each expiry window."""
+
+
+@dataclass(frozen=True)
+class ExpirySettings:
+    """The two windows of expiry (docs/formation.md#expiry)."""
+
+    stale: timedelta = timedelta(days=EXPIRY_STALE_DAYS)
+    """From the last confirmation to demotion."""
+    retire: timedelta = timedelta(days=EXPIRY_RETIRE_DAYS)
+    """From demotion to retirement."""
+
+
+def resolve_expiry() -> ExpirySettings:
+    """The expiry windows: the environment (see :data:`EXPIRY_ENV`), else 90 and 90 days.
+
+    Both are days (fractions allowed, at most 36500).
+
+    Raises:
+        ConfigError: A variable is set to something that is not a number of days.
+    """
+    return ExpirySettings(
+        stale=_days(EXPIRY_ENV["stale"], EXPIRY_STALE_DAYS),
+        retire=_days(EXPIRY_ENV["retire"], EXPIRY_RETIRE_DAYS),
+    )

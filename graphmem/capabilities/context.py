@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from graphmem.errors import NotFound
 from graphmem.models import Belief, Episode
 from graphmem.recall.engine import RecallEngine
-from graphmem.settings import FeedbackSettings
+from graphmem.settings import ExpirySettings, FeedbackSettings
 from graphmem.store import episodes as episode_store
 from graphmem.store.database import Database
 from graphmem.validation import check_id
@@ -28,6 +28,8 @@ class Context:
     """The recall pipeline and the local views (semantic and lexical) it keeps."""
     feedback: FeedbackSettings
     """When misses queue formation hints and how long operator fields live."""
+    expiry: ExpirySettings = field(default_factory=ExpirySettings)
+    """The windows after which formed beliefs are demoted and retired."""
 
 
 class Capability:
@@ -38,6 +40,7 @@ class Capability:
         self._principal = context.principal
         self._engine = context.engine
         self._feedback = context.feedback
+        self._expiry = context.expiry
 
     def _episode(self, episode_id: str) -> Episode:
         """One episode of this principal.

@@ -2,7 +2,8 @@
 
 Consolidation runs one episode's candidates through the gates; re-derivation forms a
 principal's beliefs again under a new policy; formation hints, queued by recall's
-misses, point consolidation at the subjects memory kept lacking.
+misses, point consolidation at the subjects memory kept lacking; expiry demotes and
+then retires the formed beliefs no episode confirmed for a while.
 """
 
 from __future__ import annotations
@@ -12,18 +13,22 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.capabilities.context import Capability
+from graphmem.formation import expiry
 from graphmem.formation import hints as hint_formation
 from graphmem.formation import pipeline as formation
 from graphmem.formation import rederive as rederivation
 from graphmem.formation.extract import Extractor, StructuredExtractor
 from graphmem.models import (
+    Authority,
     ConsolidationResult,
+    ExpiryResult,
     FormationHint,
     FormationPolicy,
     HintOutcome,
     RederivationSummary,
 )
 from graphmem.store import episodes as episode_store
+from graphmem.store import expiry as expiry_store
 from graphmem.store import hints as hint_store
 from graphmem.validation import check_limit, parse
 
@@ -175,3 +180,59 @@ class Formation(Capability):
             datetime.now(UTC),
             chosen,
         )
+
+    def expire(self, now: datetime | None = None, *, dry_run: bool = False) -> ExpiryResult:
+        """Demotes, then retires, the formed beliefs no episode confirmed lately.
+
+        A belief formation made (not one stated with ``believe``, and not of ``user``
+        authority) is confirmed when it is formed and whenever a later episode
+        reinforces it, at that episode's time (``last_confirmed_at``). Not confirmed
+        for ``GRAPHMEM_EXPIRY_STALE_DAYS`` (90) before ``now``, it is demoted: marked
+        stale (``stale_since``: ``now``), shown so and ranked lower by recall. Stale
+        for ``GRAPHMEM_EXPIRY_RETIRE_DAYS`` (90) more, it is retired (history,
+        provenance and ``DERIVED_FROM`` stay). Reinforcement by a later episode clears
+        staleness. One run never both demotes and retires a belief.
+
+        Recall never reads the clock, so expiry is this explicit step; ``now`` is its
+        only clock (the current time when not given), and running it again with the
+        same ``now`` changes nothing. ``graphmem sessions consolidate`` runs it after
+        its sweep.
+
+        Args:
+            now: The time the windows are measured back from; it must have a zone.
+            dry_run: Write nothing; report what a run would demote and retire.
+
+        Raises:
+            InvalidInput: ``now`` has no time zone.
+        """
+        moment = now if now is not None else datetime.now(UTC)
+        due = expiry.cutoffs(moment, self._expiry)
+        verdicts = {
+            belief.id: expiry.verdict(belief.last_confirmed_at, belief.stale_since, due)
+            for belief in expiry_store.due_beliefs(
+                self._db, self._principal, due.stale_before, due.retire_before
+            )
+        }
+        demote = [i for i, found in verdicts.items() if found is expiry.Verdict.DEMOTE]
+        retire = [i for i, found in verdicts.items() if found is expiry.Verdict.RETIRE]
+        if dry_run:
+            return ExpiryResult(now=moment, dry_run=True, demoted=demote, retired=retire)
+        days = self._expiry.retire.total_seconds() / 86_400
+        retired = expiry_store.retire_stale(
+            self._db,
+            self._principal,
+            retire,
+            retire_before=due.retire_before,
+            now=moment,
+            reason=f"expired: stale for {days:g} days without an episode confirming it",
+            actor=Authority.AGENT,
+        )
+        demoted = expiry_store.mark_stale(
+            self._db,
+            self._principal,
+            demote,
+            stale_before=due.stale_before,
+            now=moment,
+            actor=Authority.AGENT,
+        )
+        return ExpiryResult(now=moment, demoted=demoted, retired=retired)

@@ -96,7 +96,8 @@ class Recall(Capability):
         local belief only in its project; ``types``; at most ``ceiling`` sensitive,
         the rest counted as ``withheld`` and never shown); then the arms, fused by
         their normalised scores (see ``recall/fusion.py``); then read-time weights
-        (confidence, state, anchor weight in ``project``, cross-project portability).
+        (confidence, state, anchor weight in ``project``, cross-project portability,
+        and half for a formed belief :meth:`expire` marked stale, shown as ``stale``).
         An item whose text the injection scan flags is shown as ``[BLOCKED: reason]``
         in its place (``flagged``). Every call records a ``:RecallTrace`` whose id the
         result carries.

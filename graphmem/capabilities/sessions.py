@@ -184,11 +184,13 @@ class Sessions(Capability):
         """The sweep: consolidates every ended or idle session with new events.
 
         A session is taken when it has events not yet consolidated and its end came
-        (SessionEnd) or its last event is older than ``idle``.
+        (SessionEnd) or its last event is older than ``idle``. Then expiry runs
+        (:meth:`GraphMem.expire`) at the same ``now``: formed beliefs no episode
+        confirmed lately are demoted, and long-stale ones retired.
 
         Args:
             idle: How long a session without a SessionEnd must be quiet first.
-            now: The time to measure idleness against (default: the clock).
+            now: The time to measure idleness and expiry against (default: the clock).
         """
         moment = now or datetime.now(UTC)
         done: list[SessionState] = []
@@ -201,6 +203,7 @@ class Sessions(Capability):
             )
             if ended or quiet:
                 done.append(self.consolidate_session(state.session_id))
+        self._formation.expire(moment)
         return done
 
     def _consolidate(

@@ -86,6 +86,22 @@ def handles_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def time_option(value: str | None, option: str, field: str) -> datetime | None:
+    """The time an ISO 8601 option gives (None when not given).
+
+    Raises:
+        InvalidInput: ``value`` is not an ISO 8601 time (``option`` names the option).
+    """
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(
+            f"{option}: {value!r} is not an ISO 8601 time", field=field, rule="iso8601"
+        ) from None
+
+
 def _json_value(value: object) -> str:
     """How JSON shows what it has no type for: times in ISO 8601, the rest as text."""
     if isinstance(value, datetime | date):

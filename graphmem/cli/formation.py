@@ -1,4 +1,4 @@
-"""Formation commands: consolidate, correct, forget, rederive, events."""
+"""Formation commands: consolidate, correct, forget, rederive, expire, events."""
 
 from __future__ import annotations
 
@@ -18,12 +18,14 @@ from graphmem.cli._common import (
     print_result,
     progress_bar,
     progress_task,
+    time_option,
 )
 from graphmem.explore.text import hint_outcome_line, iso_time
 from graphmem.models import (
     MAX_SEQ,
     ConsolidationResult,
     CorrectionResult,
+    ExpiryResult,
     RederivationSummary,
 )
 
@@ -51,6 +53,22 @@ def _corrected(result: CorrectionResult) -> str:
 
 def _rederived(summary: RederivationSummary) -> str:
     return "\n".join(f"{name:<16} {value}" for name, value in summary.model_dump().items())
+
+
+def _expired(result: ExpiryResult) -> str:
+    at = result.now.isoformat()
+    if result.dry_run:
+        lines = [
+            f"expiry at {at} (dry run, nothing written): would demote "
+            f"{result.demoted_count}, would retire {result.retired_count}"
+        ]
+        verbs = ("would demote", "would retire")
+    else:
+        lines = [f"expiry at {at}: {result.demoted_count} demoted, {result.retired_count} retired"]
+        verbs = ("demoted", "retired")
+    lines += [f"{verbs[0]} {belief_id}" for belief_id in result.demoted]
+    lines += [f"{verbs[1]} {belief_id}" for belief_id in result.retired]
+    return "\n".join(lines)
 
 
 def register(app: typer.Typer) -> None:
@@ -142,6 +160,30 @@ def register(app: typer.Typer) -> None:
         ):
             summary = memory.rederive(policy, progress=report)
         print_result(summary, as_json, _rederived)
+
+    @app.command()
+    @handles_errors
+    def expire(
+        now: Annotated[
+            str | None,
+            typer.Option(help="ISO 8601 time with a zone to measure from (default: now)."),
+        ] = None,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help="Write nothing; list what would change.")
+        ] = False,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Demote formed beliefs no episode confirmed lately, and retire long-stale ones.
+
+        Windows: GRAPHMEM_EXPIRY_STALE_DAYS (90) to stale, GRAPHMEM_EXPIRY_RETIRE_DAYS
+        (90) more to retired. Beliefs stated with believe, and user authority, never expire.
+        """
+        moment = time_option(now, "--now", "now")
+        with open_memory(principal, data_dir) as memory:
+            result = memory.expire(moment, dry_run=dry_run)
+        print_result(result, as_json, _expired)
 
     @app.command()
     @handles_errors

@@ -59,6 +59,11 @@ def _describe_belief(belief: Belief) -> str:
         f"  valid:       {belief.valid_from.isoformat()} .. "
         f"{belief.valid_to.isoformat() if belief.valid_to else 'now'}",
     ]
+    if belief.last_confirmed_at:
+        lines.append(f"  confirmed:   {belief.last_confirmed_at.isoformat()}")
+    if belief.stale_since:
+        kept = "" if belief.is_live else " (then retired)"
+        lines.append(f"  stale:       since {belief.stale_since.isoformat()}{kept}")
     if belief.anchor_key:
         lines.append(f"  anchor:      {belief.anchor_key}")
     if belief.supersedes:
@@ -322,6 +327,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List beliefs, oldest first, with project, scope, state and anchor state.
 
+        A live belief expiry demoted shows the state stale (its JSON keeps state and
+        stale_since).
+
         A belief above --ceiling is listed with its statement shown as [secret].
         """
         asked = chosen_project(project, all_projects)
@@ -357,7 +365,13 @@ def register(app: typer.Typer) -> None:
                 f"{'conf':<6} {'type':<10} statement"
             )
         for belief, anchor, band in rows:
-            state_text = "superseded" if belief.superseded_at else belief.state.value
+            state_text = (
+                "superseded"
+                if belief.superseded_at
+                else "stale"
+                if belief.is_stale
+                else belief.state.value
+            )
             typer.echo(
                 f"{belief.id}  {belief.project:<16} {belief.scope.value:<9} {state_text:<11} "
                 f"{anchor:<12} {band:<6} {belief.type.value:<10} {belief.statement}"

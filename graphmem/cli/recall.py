@@ -16,8 +16,8 @@ from graphmem.cli._common import (
     handles_errors,
     open_memory,
     print_json,
+    time_option,
 )
-from graphmem.errors import InvalidInput
 from graphmem.models import EpisodeSearchResult, RecallResult
 
 ProjectOption = Annotated[
@@ -33,14 +33,7 @@ AsOfOption = Annotated[
 
 
 def _as_of(value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise InvalidInput(
-            f"--as-of: {value!r} is not an ISO 8601 time", field="as_of", rule="iso8601"
-        ) from None
+    return time_option(value, "--as-of", "as_of")
 
 
 def _arm_list(arms: str) -> list[str]:

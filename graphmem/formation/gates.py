@@ -21,6 +21,7 @@ from typing import Literal, Protocol
 import numpy as np
 
 from graphmem.content import normal_form, statement_digest
+from graphmem.formation.expiry import observed_at
 from graphmem.formation.extract import Candidate
 from graphmem.formation.novelty import is_duplicate
 from graphmem.models import (
@@ -391,7 +392,9 @@ def decide(
 
     Every gate can be switched off in ``policy``.
     """
-    decision = Decision(FormationWrites(episode.id, policy.version, policy.authority))
+    decision = Decision(
+        FormationWrites(episode.id, policy.version, policy.authority, observed_at(episode))
+    )
     writes = decision.writes
 
     def reject(

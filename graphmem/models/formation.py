@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints, computed_field, field_validator
 
 from graphmem.models.base import InputModel, Name, Statement, StoredModel
 from graphmem.models.enums import Authority, EpisodeKind
@@ -83,6 +84,31 @@ class ConsolidationResult(StoredModel):
     superseded: list[Supersession] = []
     conflicts: list[Conflict] = []
     rejected: list[RejectedCandidate] = []
+
+
+class ExpiryResult(StoredModel):
+    """What one expiry run did, or would do (``dry_run``), at ``now``."""
+
+    now: datetime
+    """The time the windows were measured back from."""
+    dry_run: bool = False
+    """True when nothing was written: the ids are what the run would change."""
+    demoted: list[str] = []
+    """Formed beliefs marked stale: not confirmed for the stale window."""
+    retired: list[str] = []
+    """Stale beliefs retired: stale for the retire window."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def demoted_count(self) -> int:
+        """How many were demoted."""
+        return len(self.demoted)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def retired_count(self) -> int:
+        """How many were retired."""
+        return len(self.retired)
 
 
 class CorrectionKind(StrEnum):

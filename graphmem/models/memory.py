@@ -315,6 +315,17 @@ class Belief(StoredModel):
     idempotency_key: str | None = None
     evidence: list[Evidence]
     sensitivity: Sensitivity = DEFAULT_SENSITIVITY
+    last_confirmed_at: datetime | None = None
+    """When formation formed it or an episode last reinforced it (that episode's time;
+    docs/formation.md#expiry). None for a belief stated explicitly and never reinforced."""
+    stale_since: datetime | None = None
+    """When an expiry run demoted it for not being confirmed (None: not stale); it stays
+    set on a belief expiry retired (docs/formation.md#expiry)."""
+
+    @property
+    def is_stale(self) -> bool:
+        """True while a live belief is stale: expiry demoted it and nothing confirmed it since."""
+        return self.stale_since is not None and self.is_live
 
     @property
     def is_live(self) -> bool:

@@ -59,6 +59,9 @@ class RecallItem(StoredModel):
     flagged: str | None = None
     """Why the injection scan replaced ``statement`` with ``[BLOCKED: ...]`` (None: shown).
     The stored statement is unchanged."""
+    stale: bool = False
+    """A formed belief expiry demoted: not confirmed by an episode for the stale window,
+    so ranked lower (docs/formation.md#expiry)."""
 
 
 class Conflict(StoredModel):

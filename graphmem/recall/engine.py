@@ -356,6 +356,7 @@ class RecallEngine:
                 scope_weight=_scope_weight(request.project, candidates[belief_id]),
                 decay=decay_weight(request.decay, newest - candidates[belief_id].cited_seq),
                 disputed=candidates[belief_id].disputed,
+                stale=candidates[belief_id].stale,
             )
             for belief_id, relevance in fused.items()
         ]
@@ -440,6 +441,7 @@ class RecallEngine:
                     anchors[belief.id].anchor_weight,
                     _scope_weight(project, belief),
                     disputed=belief.disputed,
+                    stale=belief.stale,
                 ).score,
             )
             for belief in beliefs
@@ -595,6 +597,7 @@ def _item(
         evidence=sorted(belief.evidence),
         arm_ranks=dict(arm_ranks),
         score=round(score, 8),
+        stale=belief.stale,
     )
 
 

@@ -1,7 +1,8 @@
 """Read-time ranking (docs/recall.md): weights reorder, never store, never hide (rule 2).
 
 score = relevance * confidence * state_w * anchor_weight * scope_w * decay (* 0.5 when
-disputed by an unspecified correction), with a total order by (score desc, id asc);
+disputed by an unspecified correction, * 0.5 when stale), with a total order by (score
+desc, id asc);
 relevance is the fused score of :mod:`~graphmem.recall.fusion`.
 
 There is no relevance floor: each arm cuts its own weak matches (the lexical arm needs
@@ -31,6 +32,9 @@ DECAY_HORIZON = 20_000
 """Linear decay: the weight falls from 1 to 0 over this many generations (seqs)."""
 DISPUTED_WEIGHT = 0.5
 """A belief the user flagged as wrong without saying how (an unspecified correction)."""
+STALE_WEIGHT = 0.5
+"""A formed belief expiry demoted: no episode confirmed it for the stale window. Read
+from the stored ``stale_since`` that ``GraphMem.expire`` writes, never from the clock."""
 
 
 def scope_weight(
@@ -76,6 +80,7 @@ class Weighed:
     scope_weight: float
     decay: float = 1.0
     disputed: bool = False
+    stale: bool = False
 
     @property
     def score(self) -> float:
@@ -88,6 +93,7 @@ class Weighed:
             * self.scope_weight
             * self.decay
             * (DISPUTED_WEIGHT if self.disputed else 1.0)
+            * (STALE_WEIGHT if self.stale else 1.0)
         )
 
 

@@ -31,6 +31,8 @@ def render_beliefs(
             notes.append(f"from {', '.join(sorted(item.origins))}")
         if item.anchor_state not in ("unanchored", "verified"):
             notes.append(f"anchor {item.anchor_state}")
+        if item.stale:
+            notes.append("stale: not confirmed by an episode lately")
         lines.append("   " + "; ".join(notes))
     if conflicts:
         lines.append("Unresolved conflicts:")

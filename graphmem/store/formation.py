@@ -140,6 +140,9 @@ class FormationWrites:
     episode_id: str
     policy_version: str
     actor: Authority
+    observed_at: datetime
+    """When the episode was observed: the time it confirms the beliefs it forms or
+    reinforces at (``last_confirmed_at``, docs/formation.md#expiry)."""
     created: list[tuple[str, NewBelief, dict[str, Scalar | list[str]]]] = field(
         default_factory=list
     )
@@ -186,6 +189,7 @@ def commit_formation(
     """
     now = datetime.now(UTC)
     actor = writes.actor.value
+    confirmed = writes.observed_at
 
     def work(tx: ManagedTransaction) -> FormationOutcome:
         marked = run(
@@ -208,7 +212,11 @@ def commit_formation(
                 [belief.project],
                 anchor_key=writes.anchors[belief_id][0] if belief_id in writes.anchors else None,
                 anchor_hash=writes.anchors[belief_id][1] if belief_id in writes.anchors else None,
-                extra={**extra, "policy_version": writes.policy_version},
+                extra={
+                    **extra,
+                    "policy_version": writes.policy_version,
+                    "last_confirmed_at": confirmed,
+                },
             )
             for belief_id, belief, extra in writes.created
         ]
@@ -246,7 +254,13 @@ def commit_formation(
             _expect(len(supported), len(rows))
             ids = sorted({row["belief_id"] for row in rows})
             for record in run(
-                tx, "formation/corroborate", principal=principal, ids=ids, actor=actor, now=now
+                tx,
+                "formation/corroborate",
+                principal=principal,
+                ids=ids,
+                actor=actor,
+                now=now,
+                confirmed=confirmed,
             ):
                 if record["activates"]:
                     outcome.activated.append(record["id"])

@@ -77,6 +77,8 @@ class BeliefCandidate:
     conflicts: tuple[str, ...]
     """The ids of the beliefs it is linked ``CONFLICTS_WITH``."""
     reached: tuple[Reach, ...] = ()
+    stale: bool = False
+    """Expiry demoted it (for an ``as_of`` read: by then), and no episode confirmed it since."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,7 @@ def _belief(row: Mapping[str, Any]) -> BeliefCandidate:
         evidence=tuple(row["evidence"]),
         conflicts=tuple(row["conflicts"]),
         reached=_reached(row.get("reached") or ()),
+        stale=bool(props.get("stale")),
     )
 
 

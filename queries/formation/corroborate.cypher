@@ -52,6 +52,12 @@ SET b.corroborations = row.episodes,
     b.origins = b.origins + [p IN row.projects WHERE NOT p IN b.origins],
     b.state = CASE WHEN row.activates THEN 'active' ELSE b.state END,
     b.scope = CASE WHEN row.promotes THEN 'principal' ELSE b.scope END
+// Support observed after the last confirmation ($confirmed: the episode's time)
+// confirms it again and clears staleness (expiry, docs/formation.md#expiry); older
+// support changes neither.
+WITH b, row, coalesce(b.last_confirmed_at < $confirmed, true) AS confirms
+SET b.stale_since = CASE WHEN confirms THEN null ELSE b.stale_since END,
+    b.last_confirmed_at = CASE WHEN confirms THEN $confirmed ELSE b.last_confirmed_at END
 WITH b, row
 CALL (b) {
   MATCH (project:Project {principal: $principal})

@@ -87,7 +87,8 @@ RETURN collect({
   belief: CASE WHEN shown THEN b {  // above the ceiling: its seq only, counted as withheld
     .id, .seq, .statement, .subject, .type, .confidence, .scope, .portability,
     .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed, .cited_seq,
-    state: coalesce(b.retired_from, b.state)  // what a past (as_of) read weighs
+    state: coalesce(b.retired_from, b.state),  // what a past (as_of) read weighs
+    stale: b.stale_since IS NOT NULL AND ($as_of IS NULL OR b.stale_since <= $as_of)
   } END,
   reached: reached,
   evidence: CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END,

@@ -24,7 +24,8 @@ RETURN collect({
   seq: b.seq,
   belief: CASE WHEN shown THEN b {  // above the ceiling: its seq only, counted as withheld
     .id, .seq, .statement, .subject, .type, .confidence, .state, .scope, .portability,
-    .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed
+    .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed,
+    stale: b.stale_since IS NOT NULL
   } END,
   evidence: CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END,
   conflicts: CASE WHEN shown THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)

@@ -26,6 +26,7 @@ PUBLIC = {
     "Decay",
     "Candidate",
     "ConsolidationResult",
+    "ExpiryResult",
     "Extractor",
     "FormationPolicy",
     "RejectedCandidate",

@@ -29,6 +29,7 @@ from graphmem.recall.fusion import (
 from graphmem.recall.ranking import (
     DECAY_HALF_LIFE,
     DECAY_HORIZON,
+    STALE_WEIGHT,
     Weighed,
     by_score,
     confidence_band,
@@ -166,6 +167,9 @@ def test_every_weight_multiplies_the_score() -> None:
     assert full.score == pytest.approx(0.02)
     weighed = Weighed("a", 0.02, 0.5, BeliefState.PROVISIONAL, 0.25, 0.7, decay=0.5, disputed=True)
     assert weighed.score == pytest.approx(0.02 * 0.5 * 0.6 * 0.25 * 0.7 * 0.5 * 0.5)
+    stale = Weighed("0", 0.02, 1.0, BeliefState.ACTIVE, 1.0, 1.0, stale=True)
+    assert stale.score == pytest.approx(0.02 * STALE_WEIGHT)
+    assert [c.id for c in rank([stale, full])] == ["a", "0"]  # below an equal fresh one
 
 
 def test_by_score_is_a_total_order() -> None:
@@ -204,6 +208,12 @@ def test_render_is_byte_stable_and_shows_origin_outside_it() -> None:
         "   id 01a2; from a; anchor drifted\n"
         "Unresolved conflicts:\n"
         "- 01a2 conflicts with 01a3\n"
+    )
+    stale = render_beliefs("q", "b", [item.model_copy(update={"stale": True})], [])
+    assert stale == (
+        'Recalled for "q" (project b):\n'
+        "1. [lesson | high] Use UTC in storage\n"
+        "   id 01a2; from a; anchor drifted; stale: not confirmed by an episode lately\n"
     )
 
 
