@@ -32,7 +32,7 @@ MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
 """The largest payload read; a larger one is refused (logged, nothing stored)."""
 
 NOTHING_TO_ADD = {"claude-code": "", "codex": "", "gemini": "{}", "cursor": "{}"}
-"""Per host, what it reads as "nothing to add" (each adapter's ``empty_output``)."""
+"""Per host, what it reads as "nothing to add" (each adapter's ``empty_output`` answers it)."""
 
 _MAX_STATUS_LINE = 1024
 
@@ -102,7 +102,7 @@ def forward(host: str) -> Sent:
         sent.refused = f"HTTP {status}"
         return sent
     sent.taken = True
-    _print(NOTHING_TO_ADD[host])
+    print_answer(NOTHING_TO_ADD[host])
     return sent
 
 
@@ -215,7 +215,7 @@ def _status(answer: bytes) -> int:
     return int(code)
 
 
-def _print(text: str) -> None:
+def print_answer(text: str) -> None:
     """Prints the host's answer; a closed stdout is the host's business."""
     try:
         sys.stdout.write(text)

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from types import FrameType
 
 from graphmem import limits
-from graphmem.capture.forward import BUDGET_SECONDS, MAX_PAYLOAD_BYTES, Sent
+from graphmem.capture.forward import BUDGET_SECONDS, MAX_PAYLOAD_BYTES, Sent, print_answer
 from graphmem.capture.handler import capture
 from graphmem.capture.hosts import HostAdapter
 from graphmem.capture.hosts import adapter as host_adapter
@@ -95,12 +95,7 @@ def _out_of_time(signum: int, frame: FrameType | None) -> None:
 
 def _answer(adapter: HostAdapter | None, event_name: str) -> None:
     """Prints what the host reads as "nothing to add" (nothing when unsure)."""
-    try:
-        text = adapter.empty_output(event_name) if adapter is not None else ""
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BaseException:  # a closed stdout is the host's business, not a failure
-        return
+    print_answer(adapter.empty_output(event_name) if adapter is not None else "")
 
 
 def _log_failure(host: str, event_name: str, error: BaseException, seconds: float) -> None:

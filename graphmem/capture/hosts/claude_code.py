@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphmem.capture.event import SHELL_TOOL, EventKind, HookEvent
+from graphmem.capture.forward import NOTHING_TO_ADD
 from graphmem.capture.hosts._read import (
     hook_specific_context,
     optional_bool,
@@ -185,4 +186,4 @@ def empty_output(event_name: str) -> str:
         The empty string.
     """
     del event_name
-    return ""
+    return NOTHING_TO_ADD[HOST]

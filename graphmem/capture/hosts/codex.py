@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphmem.capture.event import SHELL_TOOL, EventKind, HookEvent
+from graphmem.capture.forward import NOTHING_TO_ADD
 from graphmem.capture.hosts._read import (
     exit_code_line,
     hook_specific_context,
@@ -187,4 +188,4 @@ def empty_output(event_name: str) -> str:
         The empty string.
     """
     del event_name
-    return ""
+    return NOTHING_TO_ADD[HOST]

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphmem.capture.event import SHELL_TOOL, EventKind, HookEvent
+from graphmem.capture.forward import NOTHING_TO_ADD
 from graphmem.capture.hosts._read import (
     first_str,
     optional_bool,
@@ -236,4 +237,4 @@ def empty_output(event_name: str) -> str:
         An empty JSON object.
     """
     del event_name
-    return "{}"
+    return NOTHING_TO_ADD[HOST]

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphmem.capture.event import SHELL_TOOL, EventKind, HookEvent
+from graphmem.capture.forward import NOTHING_TO_ADD
 from graphmem.capture.hosts._read import (
     exit_code_line,
     hook_specific_context,
@@ -159,4 +160,4 @@ def empty_output(event_name: str) -> str:
         An empty JSON object.
     """
     del event_name
-    return "{}"
+    return NOTHING_TO_ADD[HOST]
