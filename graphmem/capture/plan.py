@@ -180,10 +180,18 @@ class _Evidence:
     def edits(self, signal: Signal) -> list[tuple[str, str]]:
         """(where, first line of the new text) of each edit among the signal's evidence.
 
-        Where is the path, or the symbol it changed and the path.
+        Where is the path, or the symbol it changed and the path. A fix leaves out the
+        edits of a dead end (a try and its revert): they are not what fixed it.
         """
+        abandoned = (
+            {n for s in self.signals if s.kind is SignalKind.DEAD_END for n in s.evidence}
+            if signal.kind is SignalKind.FIX
+            else set()
+        )
         found: list[tuple[str, str]] = []
         for offset in signal.evidence:
+            if offset in abandoned:
+                continue
             record = self.records.get(offset)
             if record is None or record.event.tool not in EDIT_TOOLS:
                 continue

@@ -916,6 +916,7 @@ def _reverts(session: _Session) -> list[Signal]:
                 session,
                 SignalKind.DEAD_END,
                 evidence,
+                command=before[-1].command,
                 signature=latest.signature,
                 paths=_paths_of(undone),
             )
