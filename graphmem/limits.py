@@ -230,6 +230,10 @@ MAX_SEQ = 2**63 - 1
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$"
 
 ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+SHORT_ID_PATTERN = r"^[0-9a-f]{8}$"
+"""An id's last 8 characters, as a hook's injection shows its trace and items."""
+CITED_ID_PATTERN = r"^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{8})$"
+"""What ``cite`` takes: a whole id, or its short form."""
 
 COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
 

@@ -19,6 +19,7 @@ from pydantic_core import ErrorDetails
 
 from graphmem.content import is_name
 from graphmem.errors import InvalidInput
+from graphmem.limits import CITED_ID_PATTERN
 from graphmem.models import (
     ANCHOR_KEY_PATTERN,
     COMMIT_PATTERN,
@@ -36,6 +37,10 @@ PATTERN_WORDS = {
         "have at most 200 characters"
     ),
     ID_PATTERN: "ids are lowercase UUIDs like 0190c6f2-8e4b-7a3d-9c1e-5f2a6b7c8d9e",
+    CITED_ID_PATTERN: (
+        "ids are lowercase UUIDs like 0190c6f2-8e4b-7a3d-9c1e-5f2a6b7c8d9e, or their last "
+        "8 characters as an injection shows them (5f2a6b7c8d9e -> 6b7c8d9e)"
+    ),
     COMMIT_PATTERN: "commits are 7 to 64 lowercase hexadecimal digits",
     ANCHOR_KEY_PATTERN: (
         "anchor keys look like python:pkg/mod.py::Class.method#method "

@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 from graphmem.capabilities.context import Capability
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.explore.since import parse_span
+from graphmem.limits import CITED_ID_PATTERN, SHORT_ID_PATTERN
 from graphmem.models import (
-    ID_PATTERN,
     MAX_CITED_ITEMS,
     Arm,
     BeliefType,
@@ -46,15 +46,15 @@ def _check_cited(item_ids: object) -> list[str]:
             rule="list",
         )
     given = list(item_ids)
-    bad = [i for i in given if not isinstance(i, str) or not re.fullmatch(ID_PATTERN, i)]
+    bad = [i for i in given if not isinstance(i, str) or not re.fullmatch(CITED_ID_PATTERN, i)]
     if bad:
         raise InvalidInput(
             f"item_ids: {', '.join(repr(i) for i in bad[:5])} "
             f"{'is not a graphmem id' if len(bad) == 1 else 'are not graphmem ids'}: "
-            f"{PATTERN_WORDS[ID_PATTERN]}",
+            f"{PATTERN_WORDS[CITED_ID_PATTERN]}",
             field="item_ids",
             rule="id",
-            pattern=ID_PATTERN,
+            pattern=CITED_ID_PATTERN,
         )
     ids = list(dict.fromkeys(given))  # checked first: only strings are hashed
     if not ids:
@@ -274,17 +274,21 @@ class Recall(Capability):
         not decay). One transaction.
 
         Args:
-            trace_id: The ``trace_id`` of a recall, search or snapshot result.
-            item_ids: The ids of the items it returned that the agent used (1 to 200).
+            trace_id: The ``trace_id`` of a recall, search or snapshot result, or the
+                short form (its last 8 characters) a hook's injection shows.
+            item_ids: The ids of the items it returned that the agent used (1 to 200),
+                each whole or in the short form an injection shows.
 
         Raises:
             NotFound: No such trace for this principal.
             InvalidInput: ``item_ids`` is empty, too long, holds something that is not
                 an id, or an id that trace did not return (``details.ids`` lists them).
         """
-        check_id(trace_id, "trace_id")
         ids = _check_cited(item_ids)
         self._engine.flush()  # the background writer may not have written it yet
+        if isinstance(trace_id, str) and re.fullmatch(SHORT_ID_PATTERN, trace_id):
+            trace_id = traces.by_short_id(self._db, self._principal, trace_id)
+        check_id(trace_id, "trace_id")
         return traces.cite(self._db, self._principal, trace_id, ids, datetime.now(UTC))
 
     def sweep_traces(self, older_than: timedelta | str | None = None) -> TraceSweep:

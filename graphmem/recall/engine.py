@@ -47,6 +47,7 @@ from graphmem.recall.arms import (
 )
 from graphmem.recall.fusion import fuse, question_share, with_reply_context, with_session_context
 from graphmem.recall.lexical import LexicalView
+from graphmem.recall.presentation import Offered, Presentation, Presented
 from graphmem.recall.ranking import (
     Weighed,
     by_score,
@@ -128,6 +129,15 @@ class _Rendered:
     trace_id: str
 
 
+@dataclass(frozen=True)
+class _Shown:
+    """What a hook's presentation injected, and whether the recall had found anything."""
+
+    presentation: Presentation
+    presented: Presented
+    found: bool
+
+
 class RecallEngine:
     """Answers one principal's recall, episode-search and snapshot queries."""
 
@@ -174,6 +184,13 @@ class RecallEngine:
                     self._views_dir,
                 )
             return self._views[surface]
+
+    def warm(self) -> None:
+        """Loads the embedder and both belief views now, so the first recall need not."""
+        self._embedder_factory().embed(["warm"])
+        for surface in ("belief",):
+            self.view(surface)
+            self.lexical_view(surface)
 
     def lexical_view(self, surface: Surface) -> LexicalView:
         """The lexical view of one surface (created on first use)."""
@@ -334,8 +351,13 @@ class RecallEngine:
 
     # --- the surfaces -----------------------------------------------------------
 
-    def recall(self, request: RecallQuery) -> RecallResult:
-        """Recalls beliefs (see :meth:`graphmem.GraphMem.recall`)."""
+    def recall(
+        self, request: RecallQuery, presentation: Presentation | None = None
+    ) -> RecallResult:
+        """Recalls beliefs (see :meth:`graphmem.GraphMem.recall`).
+
+        With a ``presentation`` (a hook's), the result holds what it chose to show.
+        """
         started = time.perf_counter()
         gathered = self._gather("belief", request, self._fetch_beliefs(request))
         candidates = gathered.candidates
@@ -375,8 +397,27 @@ class RecallEngine:
             key=lambda conflict: (conflict.a, conflict.b),
         )
         rendered = render_beliefs(request.query, request.project, items, conflicts)
+        shown: _Shown | None = None
+        if presentation is not None:
+            found = bool(items)
+            chosen_scores = [
+                Offered(
+                    item,
+                    {
+                        arm: by_id[item.id]
+                        for arm, by_id in gathered.scores.items()
+                        if item.id in by_id
+                    },
+                )
+                for item in items
+            ]
+            presented = presentation.present(chosen_scores)
+            items, rendered = presented.items, presented.text
+            kept = {item.id for item in items}
+            conflicts = [c for c in conflicts if c.a in kept and c.b in kept]
+            shown = _Shown(presentation, presented, found)
         shared = self._traced_search(
-            "belief", request, gathered, items, rendered, len(fused), arm_ranks, started
+            "belief", request, gathered, items, rendered, len(fused), arm_ranks, started, shown
         )
         return RecallResult(items=items, conflicts=conflicts, **asdict(shared))
 
@@ -413,8 +454,12 @@ class RecallEngine:
         project: str,
         profile: SnapshotProfile | str,
         ceiling: Sensitivity = Sensitivity.CONFIDENTIAL,
+        presentation: Presentation | None = None,
     ) -> RecallResult:
         """What to load at the start of a session in ``project`` (docs/recall.md).
+
+        With a ``presentation`` (a hook's brief), it chooses from the profile's items
+        in their order, under its own budget instead of the profile's token cap.
 
         Raises:
             InvalidInput: Unknown profile.
@@ -447,18 +492,23 @@ class RecallEngine:
             for belief in beliefs
         ]
         query = f"snapshot ({chosen_profile.value})"
-        items = snapshots.within_tokens(
-            [_item(b, anchors[b.id], {}, 0.0) for b in snapshots.choose(weighted, item_cap)],
-            lambda kept: render_beliefs(query, project, kept, []),
-            token_cap,
-        )
-        rendered = render_beliefs(query, project, items, [])
+        ordered = [_item(b, anchors[b.id], {}, 0.0) for b in snapshots.choose(weighted, item_cap)]
+        shown: _Shown | None = None
+        if presentation is not None:
+            presented = presentation.present([Offered(item, {}) for item in ordered])
+            items, rendered = presented.items, presented.text
+            shown = _Shown(presentation, presented, bool(ordered))
+        else:
+            items = snapshots.within_tokens(
+                ordered, lambda kept: render_beliefs(query, project, kept, []), token_cap
+            )
+            rendered = render_beliefs(query, project, items, [])
         request = RecallQuery(query=query, project=project, k=item_cap, ceiling=ceiling)
         timings = {"total": (time.perf_counter() - started) * 1000}
         dropped = len(weighted) - len(items)
         withheld = len(fetched.withheld)
         shared = self._traced(
-            "snapshot", request, items, rendered, dropped, 0, withheld, {}, timings
+            "snapshot", request, items, rendered, dropped, 0, withheld, {}, timings, shown
         )
         return RecallResult(items=items, conflicts=[], **asdict(shared))
 
@@ -480,6 +530,7 @@ class RecallEngine:
         fused: int,
         arm_ranks: Mapping[str, Mapping[str, int]],
         started: float,
+        shown: _Shown | None = None,
     ) -> _Rendered:
         """Records a search's trace (see :meth:`_traced`).
 
@@ -492,6 +543,7 @@ class RecallEngine:
             fused: How many candidates fusion ranked (the rest of ``items``: dropped).
             arm_ranks: Each item's rank in each arm.
             started: When the call began (``time.perf_counter()``), for its total time.
+            shown: What a hook's presentation chose to inject, if one did.
         """
         timings = {**gathered.timings_ms, "total": (time.perf_counter() - started) * 1000}
         return self._traced(
@@ -504,6 +556,7 @@ class RecallEngine:
             gathered.withheld,
             arm_ranks,
             timings,
+            shown,
         )
 
     def _traced(
@@ -517,11 +570,17 @@ class RecallEngine:
         withheld: int,
         arm_ranks: Mapping[str, Mapping[str, int]],
         timings_ms: Mapping[str, float],
+        shown: _Shown | None = None,
     ) -> _Rendered:
-        """Records the call's :RecallTrace (in the background)."""
+        """Records the call's :RecallTrace (in the background).
+
+        An injection (``shown``) records its session, event and tokens; it is a miss
+        only when the recall found nothing, not when the hook chose to show nothing.
+        """
         flagged = sum(1 for item in items if item.flagged is not None)
+        found = shown.found if shown is not None else bool(items)
         trace = TraceRecord(
-            id=new_id(),
+            id=shown.presentation.trace_id if shown is not None else new_id(),
             surface=surface,
             query=request.query,
             project=request.project,
@@ -546,8 +605,11 @@ class RecallEngine:
             operator_policy_version=POLICY_VERSION,
             # A live belief recall that returned nothing is a miss (docs/recall.md).
             miss_subject=query_subject(request.query)
-            if surface == "belief" and not items and request.as_of is None
+            if surface == "belief" and not found and request.as_of is None
             else None,
+            session_id=shown.presentation.session_id if shown is not None else None,
+            hook_event=shown.presentation.hook_event if shown is not None else None,
+            injected_tokens=shown.presented.tokens if shown is not None else None,
         )
         self._traces.submit(trace)
         return _Rendered(

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
+from graphmem.limits import CITED_ID_PATTERN
 from graphmem.models import (
     MAX_CITED_ITEMS,
     AnchorChange,
@@ -210,13 +211,19 @@ class ChangesArguments(_Arguments):
     limit: Limit = 100
 
 
+CitedId = Annotated[str, StringConstraints(strict=True, pattern=CITED_ID_PATTERN)]
+"""An id's last 8 characters, as a hook's injection shows its trace and items."""
+
+
 class CiteArguments(_Arguments):
     """``cite``: which items of a recall the agent used."""
 
-    trace_id: Id
-    """The ``trace_id`` of the recall (or search, or snapshot) the items came from."""
-    item_ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_CITED_ITEMS)]
-    """The ids of the items it returned that were used."""
+    trace_id: CitedId
+    """The ``trace_id`` of the recall (or search, or snapshot) the items came from, or
+    the short form a hook's injection shows (its last 8 characters)."""
+    item_ids: Annotated[list[CitedId], Field(min_length=1, max_length=MAX_CITED_ITEMS)]
+    """The ids of the items it returned that were used (whole, or as an injection shows
+    them)."""
 
 
 class HintsArguments(_Arguments):

@@ -78,6 +78,12 @@ class TraceRecord:
     miss_subject: str | None = None
     """Set when the recall counts as a miss (see ``GraphMem.hints``): the query's
     subject in normal form."""
+    session_id: str | None = None
+    """The agent-host session a hook injected this recall into (None: not injected)."""
+    hook_event: str | None = None
+    """What the injection answered: ``session_start``, ``prompt`` or ``pre_tool``."""
+    injected_tokens: int | None = None
+    """How many tokens it injected, by the embedder's tokenizer (``vectors/tokens.py``)."""
 
 
 OPERATOR_FIELDS = tuple(f.name for f in fields(TraceRecord) if f.name.startswith(OPERATOR_PREFIX))
@@ -98,6 +104,52 @@ def get_trace(db: Database, principal: str, trace_id: str) -> dict[str, Value] |
     return {key: value for key, value in stored.items() if key in _TRACE_FIELDS}
 
 
+def injected(
+    db: Database, principal: str, session_ids: Sequence[str]
+) -> dict[str, tuple[int, int]]:
+    """Per session, (injections, tokens injected) by hooks; sessions without any are absent."""
+    if not session_ids:
+        return {}
+    records = db.read("trace/injected", principal=principal, sessions=list(session_ids))
+    return {str(r["session_id"]): (int(r["injections"]), int(r["tokens"])) for r in records}
+
+
+def by_short_id(db: Database, principal: str, short: str) -> str:
+    """The id of the principal's one hook injection trace whose id ends with ``short``.
+
+    Raises:
+        NotFound: No injection trace of this principal ends with it.
+        InvalidInput: More than one does (cite with the whole id).
+    """
+    found = [str(r["id"]) for r in db.read("trace/by_short_id", principal=principal, short=short)]
+    if not found:
+        raise NotFound(
+            f"trace_id: no injected recall of this principal ends with {short}",
+            field="trace_id",
+            rule="exists",
+        )
+    if len(found) > 1:
+        raise InvalidInput(
+            f"trace_id: more than one injected recall ends with {short}; give the whole id",
+            field="trace_id",
+            rule="unique",
+        )
+    return found[0]
+
+
+def _whole_ids(given: Sequence[str], returned: Sequence[str]) -> list[str]:
+    """``given`` with each short id (last 8 characters) replaced by the returned id it ends.
+
+    A short id that ends none, or more than one, is kept as given (then refused as not
+    returned by the trace).
+    """
+    whole: list[str] = []
+    for item in given:
+        matches = [r for r in returned if len(item) == 8 and r.endswith(item)]
+        whole.append(matches[0] if len(matches) == 1 else item)
+    return list(dict.fromkeys(whole))
+
+
 def cite(
     db: Database, principal: str, trace_id: str, item_ids: Sequence[str], now: datetime
 ) -> CitationResult:
@@ -112,7 +164,7 @@ def cite(
         NotFound: No such trace for this principal.
         InvalidInput: An id was not returned by that trace (``details.ids`` lists them).
     """
-    wanted = set(item_ids)
+    given = list(item_ids)
 
     def work(tx: ManagedTransaction) -> CitationResult:
         records = run(tx, "trace/lock", principal=principal, id=trace_id)
@@ -125,6 +177,8 @@ def cite(
         stored = plain(records[0]["trace"])
         returned = [str(i) for i in _as_list(stored.get("item_ids"))]
         shown = set(returned)
+        item_ids = _whole_ids(given, returned)
+        wanted = set(item_ids)
         foreign = [i for i in item_ids if i not in shown]
         if foreign:
             raise InvalidInput(

