@@ -137,3 +137,7 @@ class AsyncGraphMem:
     consolidate_session = _awaitable(GraphMem.consolidate_session)
     consolidate_sessions = _awaitable(GraphMem.consolidate_sessions)
     forget_session = _awaitable(GraphMem.forget_session)
+    brief = _awaitable(GraphMem.brief)
+    inject_for_prompt = _awaitable(GraphMem.inject_for_prompt)
+    inject_for_command = _awaitable(GraphMem.inject_for_command)
+    warm = _awaitable(GraphMem.warm)

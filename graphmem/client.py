@@ -16,6 +16,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 from graphmem.capabilities.code import Code
 from graphmem.capabilities.context import Context
 from graphmem.capabilities.formation import Formation
+from graphmem.capabilities.injection import Injections
 from graphmem.capabilities.memory import Memory
 from graphmem.capabilities.recall import Recall
 from graphmem.capabilities.sessions import Sessions
@@ -113,6 +114,7 @@ class GraphMem:
         self._code = Code(context)
         self._views = Views(context)
         self._transfer = Transfer(context)
+        self._injections = Injections(context)
         self._sessions = Sessions(
             context, resolve_data_dir(data_dir), self._memory, self._formation, self._views
         )
@@ -205,3 +207,9 @@ class GraphMem:
     consolidate_session = _forward(lambda mem: mem._sessions, Sessions.consolidate_session)
     consolidate_sessions = _forward(lambda mem: mem._sessions, Sessions.consolidate_sessions)
     forget_session = _forward(lambda mem: mem._sessions, Sessions.forget_session)
+
+    # --- context injection for agent hosts (Injections) -------------------------
+    brief = _forward(lambda mem: mem._injections, Injections.brief)
+    inject_for_prompt = _forward(lambda mem: mem._injections, Injections.inject_for_prompt)
+    inject_for_command = _forward(lambda mem: mem._injections, Injections.inject_for_command)
+    warm = _forward(lambda mem: mem._injections, Injections.warm)

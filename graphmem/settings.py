@@ -372,3 +372,60 @@ def resolve_expiry() -> ExpirySettings:
         stale=_days(EXPIRY_ENV["stale"], EXPIRY_STALE_DAYS),
         retire=_days(EXPIRY_ENV["retire"], EXPIRY_RETIRE_DAYS),
     )
+
+
+# --- context injection by hooks -----------------------------------------------------
+
+INJECT_ENV = {
+    "enabled": "GRAPHMEM_INJECT",
+    "brief": "GRAPHMEM_INJECT_BRIEF_TOKENS",
+    "prompt": "GRAPHMEM_INJECT_PROMPT_TOKENS",
+}
+"""The environment variable behind each injection setting (docs/capture.md#injection)."""
+
+
+@dataclass(frozen=True)
+class InjectionSettings:
+    """What hooks inject into an agent's context, and how much."""
+
+    enabled: bool = True
+    """``GRAPHMEM_INJECT=off`` turns injection off (capture goes on)."""
+    brief_tokens: int = 400
+    """The session-start brief's budget, in the embedder's tokens."""
+    prompt_tokens: int = 300
+    """A prompt's budget."""
+
+
+def resolve_injection() -> InjectionSettings:
+    """The injection settings: the environment (see :data:`INJECT_ENV`), else defaults.
+
+    Raises:
+        ConfigError: A budget is not a whole number from 0 to 2000, or the switch is
+            neither on nor off.
+    """
+    switch = (_env(INJECT_ENV["enabled"]) or "on").strip().lower()
+    if switch not in ("on", "off", "1", "0", "true", "false"):
+        raise ConfigError(
+            f"{INJECT_ENV['enabled']}={switch!r}: use on or off.",
+            field=INJECT_ENV["enabled"],
+            rule="on_off",
+        )
+    return InjectionSettings(
+        enabled=switch in ("on", "1", "true"),
+        brief_tokens=_tokens(INJECT_ENV["brief"], 400),
+        prompt_tokens=_tokens(INJECT_ENV["prompt"], 300),
+    )
+
+
+def _tokens(name: str, default: int) -> int:
+    raw = _env(name)
+    if raw is None:
+        return default
+    if not raw.strip().isdigit() or int(raw) > 2_000:
+        raise ConfigError(
+            f"{name}={raw!r} is not a token budget: use a whole number from 0 to 2000 "
+            f"(default {default}).",
+            field=name,
+            rule="tokens",
+        )
+    return int(raw)

@@ -38,6 +38,7 @@ from graphmem.errors import NotFound
 from graphmem.formation.extract import Candidate
 from graphmem.models import MAX_BATCH_ROWS, Belief, Episode, EpisodeKind, Formed, SessionState
 from graphmem.store import episodes as episode_store
+from graphmem.store import traces as trace_store
 from graphmem.validation import check_project
 
 
@@ -85,7 +86,8 @@ class Sessions(Capability):
         """This principal's captured sessions, newest first (of ``project`` when given)."""
         if project is not None:
             check_project(project)
-        return list(list_sessions(self._data_dir, self._principal, project))
+        found = list(list_sessions(self._data_dir, self._principal, project))
+        return self._with_injections(found)
 
     def session(self, session_id: str) -> SessionState:
         """One captured session: its state, counts, signals, episode and beliefs.
@@ -96,7 +98,15 @@ class Sessions(Capability):
         state = show_session(self._data_dir, self._principal, session_id)
         if state is None:
             raise _no_session(session_id)
-        return state
+        return self._with_injections([state])[0]
+
+    def _with_injections(self, states: list[SessionState]) -> list[SessionState]:
+        """The states with what hooks injected into each (from the recall traces)."""
+        self._engine.flush()
+        totals = trace_store.injected(self._db, self._principal, [s.session_id for s in states])
+        for state in states:
+            state.injections, state.injected_tokens = totals.get(state.session_id, (0, 0))
+        return states
 
     def consolidate_session(self, session_id: str) -> SessionState:
         """Turns the session's spool, from where the last run stopped, into memory.

@@ -115,7 +115,7 @@ def session_line(state: SessionState) -> str:
     formed = len(state.formed)
     return (
         f"{state.session_id}  {state.project}  {state.state}  {state.events} events  "
-        f"{formed} formed  last {state.last_at or '-'}"
+        f"{formed} formed  {state.injected_tokens} tokens injected  last {state.last_at or '-'}"
     )
 
 
@@ -130,6 +130,7 @@ def session_lines(state: SessionState) -> list[str]:
         f"  captured:    {state.first_at or '-'} .. {state.last_at or '-'}",
         f"  episode:     {state.episodes[-1] if state.episodes else '-'}"
         f"   segments: {len(state.segments)}",
+        f"  injected:    {state.injections} times, {state.injected_tokens} tokens",
     ]
     for signal in state.signals:
         detail = signal.get("command") or signal.get("text") or signal.get("signature") or ""

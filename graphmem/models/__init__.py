@@ -50,7 +50,7 @@ from graphmem.models.base import (
     Title,
     TokenName,
 )
-from graphmem.models.capture import Formed, SessionState
+from graphmem.models.capture import Formed, Injection, SessionState
 from graphmem.models.enums import (
     AUTHORITY_RANK,
     DEFAULT_CONFIDENCE,
@@ -192,6 +192,7 @@ __all__ = [
     "HistoryEntry",
     "Id",
     "IdempotencyKey",
+    "Injection",
     "Item",
     "Items",
     "ListFilters",

@@ -58,6 +58,10 @@ class SessionState(BaseModel):
     """The beliefs formed."""
     reinforced: list[str] = Field(default_factory=list)
     """Existing beliefs the session reinforced."""
+    injections: int = 0
+    """How many times hooks injected context into it (each a recall trace)."""
+    injected_tokens: int = 0
+    """How many tokens they injected, by the embedder's tokenizer."""
     rejected: list[dict[str, str]] = Field(default_factory=list)
     """The candidates held back, each with ``gate`` and ``statement``."""
 
@@ -70,3 +74,19 @@ class SessionState(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON values (``graphmem sessions show --json``)."""
         return self.model_dump(mode="json")
+
+
+class Injection(BaseModel):
+    """What a hook adds to an agent's context: facts with their ids, traced.
+
+    Empty ``text`` means nothing is injected (no header, no filler).
+    """
+
+    text: str
+    """The context, rendered byte-stable (empty: nothing to add)."""
+    item_ids: list[str] = Field(default_factory=list)
+    """The beliefs it shows, in order (full ids; the text shows their short form)."""
+    tokens: int = 0
+    """Its size in the embedder's tokens."""
+    trace_id: str
+    """The recall trace that records it (``cite`` takes it)."""

@@ -10,13 +10,14 @@ from graphmem import AsyncGraphMem, GraphMem
 from graphmem.capabilities.code import Code
 from graphmem.capabilities.context import Capability
 from graphmem.capabilities.formation import Formation
+from graphmem.capabilities.injection import Injections
 from graphmem.capabilities.memory import Memory
 from graphmem.capabilities.recall import Recall
 from graphmem.capabilities.sessions import Sessions
 from graphmem.capabilities.transfer import Transfer
 from graphmem.capabilities.views import Views
 
-CAPABILITIES = (Memory, Formation, Recall, Code, Views, Transfer, Sessions)
+CAPABILITIES = (Memory, Formation, Recall, Code, Views, Transfer, Sessions, Injections)
 LIFECYCLE = {"close"}
 
 
