@@ -1,12 +1,15 @@
 """The hook's fast path: the payload, as read, posted to a running ``graphmem serve``.
 
 The console script (:mod:`graphmem.launcher`) runs :func:`forward` before anything
-else of graphmem is imported. With ``GRAPHMEM_HOOK_URL`` (``http://HOST:PORT``) and
-``GRAPHMEM_HOOK_TOKEN_FILE`` set, the payload goes unparsed to ``POST /hooks/HOST`` in
-one HTTP/1.1 request over a raw socket; the server reads, redacts and spools it. Only
-a 2xx status line counts as taken. Anything else (no server, a refusal, a timeout, a
-URL it cannot post to) hands the payload back for :mod:`graphmem.capture.hook` to
-capture here, within what is left of the same budget.
+else of graphmem is imported. The server is ``GRAPHMEM_HOOK_URL`` (``http://HOST:PORT``)
+with the token in ``GRAPHMEM_HOOK_TOKEN_FILE``; with no URL set, it is the local server
+of the data directory and principal, if one runs (:mod:`graphmem.capture.local_server`).
+The payload goes unparsed to ``POST /hooks/HOST`` in one HTTP/1.1 request over a raw
+socket; the server reads, redacts and spools it, and answers with the host's output
+(the context it adds, or "nothing to add"), which is printed as it came. Only a 2xx
+counts as taken. Anything else (no server, a refusal, a timeout, a URL it cannot post
+to) hands the payload back for :mod:`graphmem.capture.hook` to capture here, within
+what is left of the same budget.
 
 Only modules already loaded at interpreter start, plus ``_socket`` and ``signal``:
 ``socket``, ``urllib``, ``json`` and ``typing`` cost more than the bare interpreter
@@ -22,8 +25,14 @@ import sys
 import time
 from types import FrameType
 
+from graphmem.capture import local_server
+
 BUDGET_SECONDS = 1.0
 """The most a hook takes, whatever fails (Claude Code's SessionEnd hooks share 1.5 s)."""
+
+CONTEXT_BUDGET_SECONDS = 3.0
+"""The most a hook that may add context takes while graphmem's local server comes up
+(a session's first events, once): past it, that answer is empty."""
 
 FORWARD_SECONDS = BUDGET_SECONDS / 2
 """The most forwarding takes, so that capturing here still fits in the budget."""
@@ -34,7 +43,8 @@ MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
 NOTHING_TO_ADD = {"claude-code": "", "codex": "", "gemini": "{}", "cursor": "{}"}
 """Per host, what it reads as "nothing to add" (each adapter's ``empty_output`` answers it)."""
 
-_MAX_STATUS_LINE = 1024
+_MAX_ANSWER = 64 * 1024
+"""The most of a server's answer read (a host caps context at 10,000 characters)."""
 
 
 class Sent:
@@ -69,10 +79,10 @@ class _OutOfTime(Exception):
 
 
 def forward(host: str) -> Sent:
-    """Posts stdin's payload for ``host`` to ``GRAPHMEM_HOOK_URL``, if one is set.
+    """Posts stdin's payload for ``host`` to the configured or local server, if any.
 
-    Never raises. When the server took the event, the host's "nothing to add" is
-    printed; otherwise the caller captures the event itself.
+    Never raises. When the server took the event, its answer is printed; otherwise
+    the caller captures the event itself.
 
     Args:
         host: The agent host named on the command line (``claude-code``).
@@ -81,29 +91,59 @@ def forward(host: str) -> Sent:
         Whether the event was taken, and the payload if it was read.
     """
     started = time.monotonic()
-    url = os.environ.get("GRAPHMEM_HOOK_URL")
-    token_file = os.environ.get("GRAPHMEM_HOOK_TOKEN_FILE")
-    if not url or not token_file or host not in NOTHING_TO_ADD:
-        return Sent(started)
     sent = Sent(started)
+    target = server(host)
+    if target is None:
+        return sent
+    url, token_file = target
     try:
         sent.payload = _read_stdin(started + FORWARD_SECONDS)
-        if len(sent.payload) > MAX_PAYLOAD_BYTES:
-            return sent  # the capture path refuses it and logs why
+    except BaseException:  # no payload in time: the capture path reads what it can
+        return sent
+    post(host, sent, url, token_file, started + FORWARD_SECONDS)
+    return sent
+
+
+def server(host: str) -> tuple[str, str] | None:
+    """(URL, token file) of the server hook events go to, or None when there is none."""
+    if host not in NOTHING_TO_ADD:
+        return None
+    url = os.environ.get("GRAPHMEM_HOOK_URL")
+    if url:
+        return url, os.environ.get("GRAPHMEM_HOOK_TOKEN_FILE", "")
+    principal = os.environ.get("GRAPHMEM_PRINCIPAL", "").strip()
+    if not principal or not local_server.enabled():
+        return None
+    data = local_server.data_dir()
+    running = local_server.running(data, principal)
+    if running is None:
+        return None
+    return running[0], local_server.token_path(data, principal)
+
+
+def post(host: str, sent: Sent, url: str, token_file: str, deadline: float) -> None:
+    """Posts ``sent.payload`` before ``deadline``; prints the answer when it is taken.
+
+    Sets ``sent.taken``, or ``sent.refused`` when a server answered with a refusal or a
+    setting cannot work; never raises.
+    """
+    payload = sent.payload or b""
+    if len(payload) > MAX_PAYLOAD_BYTES:
+        return  # the capture path refuses it and logs why
+    try:
         address, target = _address(url, host)
         token = _token(token_file)
-        status = _post(address, target, token, sent.payload, started + FORWARD_SECONDS)
+        status, body = _post(address, target, token, payload, deadline)
     except ValueError as error:  # a setting that cannot work: say so in hooks.log
         sent.refused = str(error)
-        return sent
+        return
     except BaseException:  # no answer in time: capture here, as if no server were set
-        return sent
+        return
     if not 200 <= status < 300:
         sent.refused = f"HTTP {status}"
-        return sent
+        return
     sent.taken = True
-    print_answer(NOTHING_TO_ADD[host])
-    return sent
+    print_answer(body.decode("utf-8", "replace"))
 
 
 def _read_stdin(deadline: float) -> bytes:
@@ -162,11 +202,12 @@ def _token(path: str) -> str:
 
 def _post(
     address: tuple[int, str, int, str], target: bytes, token: str, body: bytes, deadline: float
-) -> int:
-    """Posts ``body`` and returns the response's status, or raises past ``deadline``.
+) -> tuple[int, bytes]:
+    """Posts ``body``; returns the response's status and body, or raises past ``deadline``.
 
     Raises:
-        OSError: No connection, or no status line in time.
+        OSError: No connection, or no whole answer in time.
+        ConnectionError: The answer is no HTTP/1.x response.
     """
     family, name, port, authority = address
     head = (
@@ -184,15 +225,17 @@ def _post(
         connection.connect((name, port))
         connection.sendall(head + body)
         answer = b""
-        while b"\r\n" not in answer and len(answer) < _MAX_STATUS_LINE:
+        while len(answer) <= _MAX_ANSWER:
             connection.settimeout(_left(deadline))
-            chunk = connection.recv(_MAX_STATUS_LINE)
+            chunk = connection.recv(_MAX_ANSWER)
             if not chunk:
                 break
             answer += chunk
+            if _complete(answer):
+                break
     finally:
         connection.close()
-    return _status(answer)
+    return _response(answer)
 
 
 def _left(deadline: float) -> float:
@@ -202,17 +245,35 @@ def _left(deadline: float) -> float:
     return left
 
 
-def _status(answer: bytes) -> int:
-    """The status code of an HTTP/1.x status line.
+def _complete(answer: bytes) -> bool:
+    """Whether ``answer`` holds the whole response its Content-Length announces."""
+    head, separator, body = answer.partition(b"\r\n\r\n")
+    if not separator:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return value.strip().isdigit() and len(body) >= int(value.strip())
+    return False
+
+
+def _response(answer: bytes) -> tuple[int, bytes]:
+    """The status code and body of an HTTP/1.x response.
 
     Raises:
-        ConnectionError: The answer is no HTTP/1.x status line (nothing that answers).
+        ConnectionError: The answer is no HTTP/1.x status line (nothing that answers),
+            or its body is cut short.
     """
     version, _, rest = answer.partition(b" ")
     code = rest[:3]
     if not version.startswith(b"HTTP/1.") or not code.isdigit():
         raise ConnectionError("no HTTP status line")
-    return int(code)
+    status = int(code)
+    if not 200 <= status < 300:
+        return status, b""
+    if not _complete(answer):
+        raise ConnectionError("the answer was cut short")
+    return status, answer.partition(b"\r\n\r\n")[2]
 
 
 def print_answer(text: str) -> None:

@@ -27,7 +27,16 @@ from datetime import UTC, datetime
 from types import FrameType
 
 from graphmem import limits
-from graphmem.capture.forward import BUDGET_SECONDS, MAX_PAYLOAD_BYTES, Sent, print_answer
+from graphmem.capture import local_server
+from graphmem.capture.event import EventKind
+from graphmem.capture.forward import (
+    BUDGET_SECONDS,
+    CONTEXT_BUDGET_SECONDS,
+    MAX_PAYLOAD_BYTES,
+    Sent,
+    post,
+    print_answer,
+)
 from graphmem.capture.handler import capture
 from graphmem.capture.hosts import HostAdapter
 from graphmem.capture.hosts import adapter as host_adapter
@@ -37,6 +46,14 @@ from graphmem.settings import (
     resolve_data_dir,
     resolve_principal,
 )
+
+_CONTEXT_KINDS = frozenset({EventKind.SESSION_START, EventKind.PROMPT, EventKind.PRE_TOOL})
+"""Events a hook may answer with context."""
+
+CAPTURE_RESERVE_SECONDS = 0.3
+"""What a wait for the local server leaves of the budget, to capture the event here."""
+
+_POLL_SECONDS = 0.02
 
 LOG_FILE = "hooks.log"
 """Where failures are logged, one JSON line each, under the data directory."""
@@ -79,6 +96,8 @@ def main(argv: list[str], sent: Sent | None = None) -> int:
         if not isinstance(payload, dict):
             raise ValueError("payload: a hook event is a JSON object")
         event_name = str(payload.get("hook_event_name", ""))[:100]
+        if _through_local_server(host, adapter, payload, raw, started):
+            return 0
         capture(resolve_data_dir(), resolve_principal(), adapter, payload)
     except BaseException as error:  # the host must never see a failure of ours
         _log_failure(host, event_name, error, time.monotonic() - started)
@@ -87,6 +106,41 @@ def main(argv: list[str], sent: Sent | None = None) -> int:
         signal.signal(signal.SIGALRM, previous)
     _answer(adapter, event_name)
     return 0
+
+
+def _through_local_server(
+    host: str, adapter: HostAdapter, payload: dict[str, object], raw: bytes, started: float
+) -> bool:
+    """Starts the local server when none runs; waits for one starting on a context event.
+
+    Only without ``GRAPHMEM_HOOK_URL``. An event that may get context (a session's
+    start, a prompt, a tool call about to run) waits for a server that is coming up,
+    within :data:`CONTEXT_BUDGET_SECONDS` of the hook's start, and is posted to it once
+    it answers; any other event, or one whose wait runs out, is captured here.
+
+    Returns:
+        Whether the server took the event (and its answer was printed).
+    """
+    if os.environ.get("GRAPHMEM_HOOK_URL") or not local_server.enabled():
+        return False
+    data, principal = str(resolve_data_dir()), resolve_principal()
+    local_server.start(data, principal, time.time())
+    if adapter.read_event(payload).kind not in _CONTEXT_KINDS:
+        return False
+    deadline = started + CONTEXT_BUDGET_SECONDS - CAPTURE_RESERVE_SECONDS
+    signal.setitimer(
+        signal.ITIMER_REAL, max(started + CONTEXT_BUDGET_SECONDS - time.monotonic(), 0.001)
+    )
+    while time.monotonic() < deadline:
+        running = local_server.running(data, principal)
+        if running is not None:
+            sent = Sent(started, payload=raw)
+            post(host, sent, running[0], local_server.token_path(data, principal), deadline)
+            return sent.taken
+        if not local_server.starting(data, principal, time.time()):
+            return False
+        time.sleep(_POLL_SECONDS)
+    return False
 
 
 def _out_of_time(signum: int, frame: FrameType | None) -> None:

@@ -109,13 +109,31 @@ def register(app: typer.Typer) -> None:
         code_root: CodeRootOption = None,
         ceiling: CeilingOption = "confidential",
         data_dir: DataDirOption = None,
+        local: Annotated[
+            bool,
+            typer.Option(
+                "--local",
+                help="The hooks' own server for this data directory and GRAPHMEM_PRINCIPAL: "
+                "loopback, a free port, the local token (hooks start it themselves).",
+            ),
+        ] = False,
     ) -> None:
-        """Serve memory over MCP streamable HTTP at /mcp, a principal per bearer token."""
+        """Serve memory over MCP streamable HTTP at /mcp, a principal per bearer token.
+
+        Hook events are taken at /hooks/HOST and answered with context (docs/capture.md).
+        """
+        if local:
+            from graphmem.serve.local import serve_local
+
+            serve_local(resolve_data_dir(data_dir), parse_sensitivity(ceiling, "ceiling"))
+            return
+
         import uvicorn
 
         from graphmem.provision.probe import port_is_free
         from graphmem.serve.clients import ClientPool
         from graphmem.serve.http import MCP_PATH, http_app
+        from graphmem.settings import resolve_injection
 
         if not port_is_free(port, host):
             raise PortInUse(
@@ -130,7 +148,9 @@ def register(app: typer.Typer) -> None:
             defaults = Defaults(
                 code_root=_code_root(code_root), ceiling=parse_sensitivity(ceiling, "ceiling")
             )
-            app = http_app(admin, pool, defaults, directory, host=host)
+            app = http_app(
+                admin, pool, defaults, directory, host=host, injection=resolve_injection()
+            )
             typer.echo(f"graphmem serve: http://{host}:{port}{MCP_PATH}", err=True)
             if not live:
                 typer.echo(

@@ -10,6 +10,7 @@ Only this server holds the Neo4j password.
 
 from __future__ import annotations
 
+import hmac
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -22,11 +23,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphmem.admin import Admin, token_digest
 from graphmem.errors import GraphMemError
+from graphmem.inject.hook import Injector
 from graphmem.serve.clients import ClientPool
 from graphmem.serve.hooks import HookRoutes
 from graphmem.serve.http_limits import BodyLimits
 from graphmem.serve.server import Context, MemoryServer
 from graphmem.serve.tools import Defaults
+from graphmem.settings import InjectionSettings
 
 MCP_PATH = "/mcp"
 _PRINCIPAL_KEY = "graphmem.principal"
@@ -125,6 +128,8 @@ def http_app(
     defaults: Defaults,
     data_dir: Path,
     host: str = "127.0.0.1",
+    local: tuple[str, str] | None = None,
+    injection: InjectionSettings | None = None,
 ) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     """The ASGI app behind :class:`BearerAuth`: MCP, and hook events at ``/hooks/<host>``.
 
@@ -139,8 +144,26 @@ def http_app(
         data_dir: The data directory (hook events go to its spool).
         host: The host it is served on (on loopback, Host and Origin headers are
             checked against it, against DNS rebinding).
+        local: (token, principal) of a local server (``graphmem serve --local``): that
+            token is taken too, for that principal.
+        injection: What hook answers inject (None: capture only, no context).
     """
     memory = MemoryServer(clients.get, principal_of_request, defaults)
     app = memory.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-    routes = HookRoutes(BodyLimits(app, MCP_PATH), data_dir, principal_of_scope)
-    return BearerAuth(routes, admin.principal_of_token)
+    injector = Injector(clients.get, injection, defaults.ceiling) if injection is not None else None
+    routes = HookRoutes(BodyLimits(app, MCP_PATH), data_dir, principal_of_scope, injector)
+    return BearerAuth(routes, _with_local(admin.principal_of_token, local))
+
+
+def _with_local(tokens: Authenticate, local: tuple[str, str] | None) -> Authenticate:
+    """``tokens``, and the local token for its principal (compared in constant time)."""
+    if local is None:
+        return tokens
+    local_token, local_principal = local
+
+    def principal_of(token: str) -> str | None:
+        if hmac.compare_digest(token.encode(), local_token.encode()):
+            return local_principal
+        return tokens(token)
+
+    return principal_of
