@@ -65,6 +65,8 @@ def _project(
         drifted=states[AnchorState.DRIFTED],
         vanished=states[AnchorState.VANISHED],
         last_activity=counts.last_activity,
+        injected_sessions=counts.injected_sessions,
+        injected_tokens=counts.injected_tokens,
     )
 
 

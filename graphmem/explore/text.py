@@ -12,6 +12,7 @@ from graphmem.models import (
     HintOutcome,
     HintState,
     Overview,
+    ProjectOverview,
     SessionState,
 )
 
@@ -27,6 +28,12 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} {name}" for name, n in counts.items()) or "none"
 
 
+def _per_session(project: ProjectOverview) -> str:
+    if not project.injected_sessions:
+        return ""
+    return f" ({project.injected_tokens // project.injected_sessions} per session)"
+
+
 def overview_lines(view: Overview) -> list[str]:
     """The overview as lines a person reads."""
     lines = [f"principal {view.principal}: {len(view.projects)} projects"]
@@ -40,6 +47,8 @@ def overview_lines(view: Overview) -> list[str]:
             f"  promoted        {project.promoted}",
             f"  open conflicts  {project.open_conflicts}",
             f"  anchors         {project.drifted} drifted, {project.vanished} vanished",
+            f"  injected        {project.injected_tokens} tokens into "
+            f"{project.injected_sessions} sessions{_per_session(project)}",
         ]
     lines.append(f"\nprincipal-scope beliefs ({len(view.principal_beliefs)}):")
     for belief in view.principal_beliefs:

@@ -98,6 +98,10 @@ class ProjectOverview(StoredModel):
     vanished: int
     last_activity: datetime | None
     """When the latest change about this project's memory was recorded."""
+    injected_sessions: int = 0
+    """Agent-host sessions in this project that hooks injected context into."""
+    injected_tokens: int = 0
+    """The tokens hooks injected into them in all (the embedder's tokenizer)."""
 
 
 class PrincipalBelief(StoredModel):

@@ -20,6 +20,10 @@ class ProjectCounts:
     promoted: int
     open_conflicts: int
     last_activity: datetime | None
+    injected_sessions: int = 0
+    """Agent-host sessions hooks injected context into, in this project."""
+    injected_tokens: int = 0
+    """The tokens they injected in all."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,8 @@ def project_counts(db: Database, principal: str, limit: int) -> list[ProjectCoun
                 promoted=int(record["promoted"] or 0),
                 open_conflicts=int(record["open_conflicts"]),
                 last_activity=last if isinstance(last, datetime) else None,
+                injected_sessions=int(record["injected_sessions"] or 0),
+                injected_tokens=int(record["injected_tokens"] or 0),
             )
         )
     return counted

@@ -1,7 +1,8 @@
 // Each project of one principal: its episodes; its live beliefs (learned there, any
 // origin) grouped by type and state, with how many are promoted; its open conflicts
 // (pairs of live beliefs, at least one learned there); when the last change about its
-// memory was recorded.
+// memory was recorded; the agent-host sessions hooks injected context into there, and
+// how many tokens in all.
 MATCH (p:Project)
 WHERE p.principal = $principal
 CALL (p) {
@@ -31,6 +32,14 @@ CALL (p) {
   OPTIONAL MATCH (p)<-[:IN_PROJECT|LEARNED_IN]-(n)<-[:ABOUT]-(event:MemoryEvent)
   RETURN max(event.at) AS last_activity
 }
-RETURN p.name AS name, episodes, groups, promoted, open_conflicts, last_activity
+CALL (p) {
+  OPTIONAL MATCH (t:RecallTrace {principal: p.principal, project: p.name})
+  WHERE t.session_id IS NOT NULL
+  RETURN count(DISTINCT CASE WHEN t.injected_tokens > 0 THEN t.session_id END)
+           AS injected_sessions,
+         sum(coalesce(t.injected_tokens, 0)) AS injected_tokens
+}
+RETURN p.name AS name, episodes, groups, promoted, open_conflicts, last_activity,
+       injected_sessions, injected_tokens
 ORDER BY name
 LIMIT $limit

@@ -205,6 +205,10 @@ def test_the_second_session_knows_the_dead_end_and_the_fix(
         time.sleep(0.2)
     assert shown["injections"] == 6  # every answer above is a trace, empty ones too
     assert shown["injected_tokens"] > 0
+    with _client(hook_env) as memory:
+        (project,) = [p for p in memory.overview().projects if p.name == cwd.name]
+    assert project.injected_sessions == 1  # session 1 was given nothing
+    assert project.injected_tokens == shown["injected_tokens"]
 
 
 def _shown(environment: dict[str, str], session_id: str) -> dict[str, Any]:
