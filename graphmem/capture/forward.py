@@ -34,6 +34,11 @@ CONTEXT_BUDGET_SECONDS = 3.0
 """The most a hook that may add context takes while graphmem's local server comes up
 (a session's first events, once): past it, that answer is empty."""
 
+ANSWER_SECONDS = 2.0
+"""How long, from the hook's start, a server that was sent the whole event has to answer.
+It holds the event by then, so it is not captured again here; a first recall after new
+memory (the views catching up) can take most of a second."""
+
 FORWARD_SECONDS = BUDGET_SECONDS / 2
 """The most forwarding takes, so that capturing here still fits in the budget."""
 
@@ -57,9 +62,11 @@ class Sent:
         refused: Why a server that answered did not take it (``HTTP 401``), or a
             setting that keeps the event from being forwarded; None when no server
             answered or none was asked.
+        silent: Whether a server was sent the whole event and did not answer in time
+            (it holds the event: it is not captured again; the failure is logged).
     """
 
-    __slots__ = ("payload", "refused", "started", "taken")
+    __slots__ = ("payload", "refused", "silent", "started", "taken")
 
     def __init__(
         self,
@@ -72,6 +79,7 @@ class Sent:
         self.taken = taken
         self.payload = payload
         self.refused = refused
+        self.silent = False
 
 
 class _OutOfTime(Exception):
@@ -130,14 +138,17 @@ def post(host: str, sent: Sent, url: str, token_file: str, deadline: float) -> N
     payload = sent.payload or b""
     if len(payload) > MAX_PAYLOAD_BYTES:
         return  # the capture path refuses it and logs why
+    delivered = [False]
     try:
         address, target = _address(url, host)
         token = _token(token_file)
-        status, body = _post(address, target, token, payload, deadline)
+        answer_by = max(deadline, sent.started + ANSWER_SECONDS)
+        status, body = _post(address, target, token, payload, deadline, answer_by, delivered)
     except ValueError as error:  # a setting that cannot work: say so in hooks.log
         sent.refused = str(error)
         return
-    except BaseException:  # no answer in time: capture here, as if no server were set
+    except BaseException:  # no server in time: capture here, as if none were set
+        sent.silent = delivered[0]
         return
     if not 200 <= status < 300:
         sent.refused = f"HTTP {status}"
@@ -201,12 +212,22 @@ def _token(path: str) -> str:
 
 
 def _post(
-    address: tuple[int, str, int, str], target: bytes, token: str, body: bytes, deadline: float
+    address: tuple[int, str, int, str],
+    target: bytes,
+    token: str,
+    body: bytes,
+    deadline: float,
+    answer_by: float,
+    delivered: list[bool],
 ) -> tuple[int, bytes]:
-    """Posts ``body``; returns the response's status and body, or raises past ``deadline``.
+    """Posts ``body`` before ``deadline``; returns the response's status and body.
+
+    Once the whole request is sent (``delivered[0]`` set), the answer may take until
+    ``answer_by``.
 
     Raises:
-        OSError: No connection, or no whole answer in time.
+        OSError: No connection or no whole request before ``deadline``, or no whole
+            answer before ``answer_by``.
         ConnectionError: The answer is no HTTP/1.x response.
     """
     family, name, port, authority = address
@@ -224,9 +245,10 @@ def _post(
         connection.settimeout(_left(deadline))
         connection.connect((name, port))
         connection.sendall(head + body)
+        delivered[0] = True
         answer = b""
         while len(answer) <= _MAX_ANSWER:
-            connection.settimeout(_left(deadline))
+            connection.settimeout(_left(answer_by))
             chunk = connection.recv(_MAX_ANSWER)
             if not chunk:
                 break

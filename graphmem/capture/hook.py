@@ -12,8 +12,9 @@ already tried to post the payload to ``<url>/hooks/<host>``
 (:mod:`graphmem.capture.forward`); this module captures what that did not deliver,
 appending it to the spool here within what is left of the same budget. A server that
 answered with a refusal is logged; one that did not answer is not (the event is still
-captured). Standard library and graphmem's pure modules only: the Neo4j driver,
-pydantic and the embedder are never imported.
+captured), and one that was sent the whole event and fell silent is logged and not
+captured again (it holds the event). Standard library and graphmem's pure modules only:
+the Neo4j driver, pydantic and the embedder are never imported.
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ from graphmem import limits
 from graphmem.capture import local_server
 from graphmem.capture.event import EventKind
 from graphmem.capture.forward import (
+    ANSWER_SECONDS,
     BUDGET_SECONDS,
     CONTEXT_BUDGET_SECONDS,
     MAX_PAYLOAD_BYTES,
+    NOTHING_TO_ADD,
     Sent,
     post,
     print_answer,
@@ -63,6 +66,13 @@ class _OutOfTime(Exception):
     """The budget ran out."""
 
 
+class ServerSilent(Exception):
+    """The hook server was sent the whole event and did not answer in time.
+
+    It holds the event, so it is not captured again here; logged, answered "nothing to add".
+    """
+
+
 class ForwardRefused(Exception):
     """``GRAPHMEM_HOOK_URL``'s server refused the event, or it cannot be posted there.
 
@@ -81,6 +91,11 @@ def main(argv: list[str], sent: Sent | None = None) -> int:
     """
     started = sent.started if sent is not None else time.monotonic()
     host = argv[0] if argv else ""
+    if sent is not None and sent.silent:  # the server holds the event: not again here
+        silent = ServerSilent(f"the hook server did not answer within {ANSWER_SECONDS} s")
+        _log_failure(host, "", silent, time.monotonic() - started)
+        print_answer(NOTHING_TO_ADD.get(host, ""))
+        return 0
     adapter: HostAdapter | None = None
     event_name = ""
     previous = signal.signal(signal.SIGALRM, _out_of_time)
@@ -136,6 +151,8 @@ def _through_local_server(
         if running is not None:
             sent = Sent(started, payload=raw)
             post(host, sent, running[0], local_server.token_path(data, principal), deadline)
+            if sent.silent:
+                raise ServerSilent(f"the local server did not answer within {ANSWER_SECONDS} s")
             return sent.taken
         if not local_server.starting(data, principal, time.time()):
             return False
