@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from graphmem.capabilities.context import Capability
 from graphmem.capture.signals import normalise_command
 from graphmem.inject import present
-from graphmem.models import BeliefType, Injection, RecallQuery, RecallResult, SnapshotProfile
+from graphmem.models import Arm, BeliefType, Injection, RecallQuery, RecallResult, SnapshotProfile
 from graphmem.recall.presentation import Offered, Presentation, Presented
 from graphmem.store.ids import new_id
 from graphmem.trust.sensitivity import Sensitivity, parse_sensitivity
@@ -28,8 +28,13 @@ PROMPT_TOKENS = 300
 """A prompt's default budget (``GRAPHMEM_INJECT_PROMPT_TOKENS``)."""
 COMMAND_TOKENS = 300
 """The most a warning before a command takes."""
-RECALL_K = 20
-"""How many ranked items a prompt's or a command's presenter chooses from."""
+RECALL_K = 50
+"""How many ranked items a prompt's or a command's presenter chooses from: as many as an
+arm offers, so that in a large memory the semantic arm's hits are not crowded out by
+word matches the floor then refuses (at 100k beliefs, k=20 held lexical hits alone)."""
+INJECTION_ARMS = [Arm.LEXICAL, Arm.SEMANTIC]
+"""The arms an injection's recall runs: the floor reads their scores, so an item only
+the graph arm reached could never be injected."""
 MAX_QUERY_CHARS = 2_000
 """The most of a prompt recalled for (a pasted log is longer than its point)."""
 
@@ -167,6 +172,7 @@ class Injections(Capability):
                 "project": project,
                 "types": types,
                 "k": RECALL_K,
+                "arms": INJECTION_ARMS,
                 "ceiling": ceiling,
             },
         )
