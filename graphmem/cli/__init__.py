@@ -12,6 +12,7 @@ from graphmem.cli import (
     feedback,
     formation,
     hook,
+    install,
     memory,
     neo4j,
     recall,
@@ -38,6 +39,7 @@ browse.register(app)
 serve.register(app)
 transfer.register(app)
 hook.register(app)
+install.register(app)
 app.add_typer(neo4j.app, name="neo4j")
 app.add_typer(bench.app, name="bench")
 app.add_typer(cache.app, name="cache")
