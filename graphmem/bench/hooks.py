@@ -64,12 +64,15 @@ GOALS = {"command_p95_over_interpreter": 1.5, "http_p95_over_bare": 3.0, "http_p
 """What the hook should meet: the command's p95 against a bare interpreter start, and
 HTTP's against a bare round trip and in milliseconds."""
 
+FIRST_ANSWER_SECONDS = 1_800
+"""The most the server's first answers take (it loads the embedder and the views then)."""
+
 Payload = tuple[str, bytes]
 """(event kind, the payload's bytes)."""
 
 
 @dataclass(frozen=True)
-class _Scratch:
+class Scratch:
     """Where one run works.
 
     Attributes:
@@ -111,14 +114,15 @@ def run_hooks_bench(
         RuntimeError: ``graphmem serve`` did not start, or a hook failed.
     """
     recorded = _recorded(root)
-    command = _console_script()
+    command = console_script()
     compileall.compile_dir(PACKAGE, quiet=1)
-    with Admin() as admin, _scratch(admin) as scratch:
+    with Admin() as admin, scratch_run(admin) as scratch:
         payloads = _payloads(recorded, scratch, events)
-        with _server(admin, scratch) as port:
+        with warm_server(admin, scratch) as port:
+            warm_answers(port, scratch, _first_of_each(payloads))
             commands = _time_commands(command, scratch, port, payloads, progress)
             over_http = _time_http(port, scratch, payloads, progress)
-        fell_back = sum(1 for _ in _spooled(scratch.fallback_dir, scratch.principal))
+        fell_back = sum(1 for _ in spooled(scratch.fallback_dir, scratch.principal))
     return _figures(events, command, payloads, commands, over_http, fell_back)
 
 
@@ -142,7 +146,20 @@ def _recorded(root: Path) -> dict[str, list[bytes]]:
     return kinds
 
 
-def _console_script() -> Path:
+def _first_of_each(payloads: list[Payload]) -> list[bytes]:
+    """The first payload of each kind."""
+    first: dict[str, bytes] = {}
+    for kind, body in payloads:
+        first.setdefault(kind, body)
+    return list(first.values())
+
+
+def console_script() -> Path:
+    """The ``graphmem`` console script beside this interpreter.
+
+    Raises:
+        ConfigError: There is none.
+    """
     script = Path(sys.executable).parent / "graphmem"
     if not script.is_file():
         raise ConfigError(
@@ -153,7 +170,7 @@ def _console_script() -> Path:
     return script
 
 
-def _payloads(recorded: dict[str, list[bytes]], scratch: _Scratch, events: int) -> list[Payload]:
+def _payloads(recorded: dict[str, list[bytes]], scratch: Scratch, events: int) -> list[Payload]:
     """``events`` payloads round-robin over the kinds, the recorded cwd replaced."""
     kinds = sorted(recorded)
     chosen: list[Payload] = []
@@ -169,7 +186,7 @@ def _payloads(recorded: dict[str, list[bytes]], scratch: _Scratch, events: int) 
 
 
 @contextmanager
-def _scratch(admin: Admin) -> Iterator[_Scratch]:
+def scratch_run(admin: Admin) -> Iterator[Scratch]:
     """A scratch directory and principal with a server token, both gone afterwards."""
     principal = f"bench-{new_id()}"
     base = Path(tempfile.mkdtemp(prefix="graphmem-bench-hooks-"))
@@ -183,7 +200,7 @@ def _scratch(admin: Admin) -> Iterator[_Scratch]:
         for tree in (work_tree, opted_out):
             (tree / ".git").mkdir(parents=True)
         (opted_out / ".graphmem.toml").write_text('project = "shop"\ncapture = false\n')
-        yield _Scratch(
+        yield Scratch(
             principal=principal,
             spool_dir=base / "spool-data",
             fallback_dir=base / "fallback-data",
@@ -200,7 +217,7 @@ def _scratch(admin: Admin) -> Iterator[_Scratch]:
 
 
 @contextmanager
-def _server(admin: Admin, scratch: _Scratch) -> Iterator[int]:
+def warm_server(admin: Admin, scratch: Scratch) -> Iterator[int]:
     """A warm ``graphmem serve`` on a free port, stopped afterwards."""
     port = free_port()
     settings = admin.settings
@@ -239,7 +256,7 @@ def _server(admin: Admin, scratch: _Scratch) -> Iterator[int]:
 
 def _time_commands(
     command: Path,
-    scratch: _Scratch,
+    scratch: Scratch,
     port: int,
     payloads: list[Payload],
     progress: Callable[[int], None],
@@ -248,6 +265,7 @@ def _time_commands(
     base = {key: value for key, value in os.environ.items() if not key.startswith("GRAPHMEM_")}
     spool_env = {**base, "GRAPHMEM_DATA_DIR": str(scratch.spool_dir)}
     spool_env["GRAPHMEM_PRINCIPAL"] = scratch.principal
+    spool_env["GRAPHMEM_HOOK_LOCAL"] = "off"  # the spool path: no local server started
     forward_env = {
         **spool_env,
         "GRAPHMEM_DATA_DIR": str(scratch.fallback_dir),
@@ -265,24 +283,29 @@ def _time_commands(
         order = order[1:] + order[:1]  # each goes first in turn
         for name in order:
             arguments, environment = runs[name]
-            times[name].append(_run(arguments, environment, body))
+            elapsed, output = run_timed(arguments, environment, body)
+            if output:
+                raise RuntimeError(f"{name} printed {output[:200]!r}: an empty memory adds nothing")
+            times[name].append(elapsed)
         if index >= WARM_UP:
             progress(1)
     return {name: values[WARM_UP:] for name, values in times.items()}
 
 
-def _run(arguments: list[str], environment: dict[str, str], body: bytes) -> float:
-    """Milliseconds from start to exit; the hook must exit 0 and print nothing."""
+def run_timed(
+    arguments: list[str], environment: dict[str, str], body: bytes
+) -> tuple[float, bytes]:
+    """Milliseconds from start to exit, and what it printed; it must exit 0."""
     started = time.perf_counter()
     done = subprocess.run(arguments, input=body, capture_output=True, env=environment, check=False)
     elapsed = (time.perf_counter() - started) * 1000
-    if done.returncode != 0 or done.stdout:
-        raise RuntimeError(f"{arguments[-1]!r} exited {done.returncode}: {done.stdout[:200]!r}")
-    return elapsed
+    if done.returncode != 0:
+        raise RuntimeError(f"{arguments[-1]!r} exited {done.returncode}: {done.stderr[-200:]!r}")
+    return elapsed, done.stdout
 
 
 def _time_http(
-    port: int, scratch: _Scratch, payloads: list[Payload], progress: Callable[[int], None]
+    port: int, scratch: Scratch, payloads: list[Payload], progress: Callable[[int], None]
 ) -> dict[str, list[float]]:
     """Per event: a bare authenticated 404, then the hook's POST, on one connection."""
     token = scratch.token_file.read_text(encoding="ascii")
@@ -291,8 +314,10 @@ def _time_http(
     times: dict[str, list[float]] = {"http_bare": [], "http": []}
     try:
         for index, (_, body) in enumerate(payloads):
-            times["http_bare"].append(_request(connection, "GET", "/bench-none", headers, 404))
-            times["http"].append(_request(connection, "POST", f"/hooks/{HOST}", headers, 200, body))
+            bare, _ = timed_request(connection, "GET", "/bench-none", headers, 404)
+            hook, _ = timed_request(connection, "POST", f"/hooks/{HOST}", headers, 200, body)
+            times["http_bare"].append(bare)
+            times["http"].append(hook)
             if index >= WARM_UP:
                 progress(1)
     finally:
@@ -300,32 +325,49 @@ def _time_http(
     return {name: values[WARM_UP:] for name, values in times.items()}
 
 
-def _request(
+def warm_answers(port: int, scratch: Scratch, bodies: list[bytes]) -> None:
+    """Posts ``bodies`` untimed, waiting as long as it takes: the server warms up.
+
+    The first events that get context load the embedder and the belief views, which
+    takes longer than the forwarding command waits.
+    """
+    token = scratch.token_file.read_text(encoding="ascii")
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=FIRST_ANSWER_SECONDS)
+    try:
+        for body in bodies:
+            timed_request(connection, "POST", f"/hooks/{HOST}", headers, 200, body)
+    finally:
+        connection.close()
+
+
+def timed_request(
     connection: http.client.HTTPConnection,
     method: str,
     path: str,
     headers: dict[str, str],
     expected: int,
     body: bytes | None = None,
-) -> float:
-    """Milliseconds from sending the request to reading the whole response."""
+) -> tuple[float, bytes]:
+    """Milliseconds from sending the request to reading the whole response, and its body."""
     started = time.perf_counter()
     connection.request(method, path, body=body, headers=headers)
     response = connection.getresponse()
-    response.read()
+    answer = response.read()
     elapsed = (time.perf_counter() - started) * 1000
     if response.status != expected:
         raise RuntimeError(f"{method} {path} answered {response.status}, not {expected}")
-    return elapsed
+    return elapsed, answer
 
 
-def _spooled(data_dir: Path, principal: str) -> Iterator[SpoolRecord]:
+def spooled(data_dir: Path, principal: str) -> Iterator[SpoolRecord]:
     """Every record in the principal's spools under ``data_dir``."""
     for path in sorted((data_dir / spool.SPOOL_DIR / principal).glob("*.jsonl")):
         yield from spool.read(path)
 
 
-def _spread(values: list[float]) -> dict[str, float]:
+def spread(values: list[float]) -> dict[str, float]:
+    """p50 and p95 in milliseconds, and how many."""
     return {
         "p50_ms": round(statistics.median(values), 2),
         "p95_ms": round(percentile(values, 95), 2),
@@ -343,14 +385,14 @@ def _figures(
 ) -> dict[str, Any]:
     kinds = [kind for kind, _ in payloads[WARM_UP:]]
     times = {**commands, **over_http}
-    baselines = {name: _spread(times[name]) for name in ("interpreter", "http_bare")}
+    baselines = {name: spread(times[name]) for name in ("interpreter", "http_bare")}
     transports: dict[str, Any] = {}
     for name, baseline in (
         ("command_spool", "interpreter"),
         ("command_forward", "interpreter"),
         ("http", "http_bare"),
     ):
-        overall = _spread(times[name])
+        overall = spread(times[name])
         ratio_p50 = round(overall["p50_ms"] / baselines[baseline]["p50_ms"], 2)
         ratio_p95 = round(overall["p95_ms"] / baselines[baseline]["p95_ms"], 2)
         if name == "http":
@@ -364,7 +406,7 @@ def _figures(
             "baseline": baseline,
             "all": overall,
             "by_kind": {
-                kind: _spread([t for t, k in zip(times[name], kinds, strict=True) if k == kind])
+                kind: spread([t for t, k in zip(times[name], kinds, strict=True) if k == kind])
                 for kind in sorted(set(kinds))
             },
             "ratio_p50": ratio_p50,

@@ -12,6 +12,7 @@ from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
 from graphmem.bench.hooks import DEFAULT_ROOT as HOOKS_ROOT
 from graphmem.bench.hooks import run_hooks_bench
+from graphmem.bench.hooks_inject import inject_lines, run_inject_sizes
 from graphmem.bench.mcp import run_mcp_bench
 from graphmem.bench.recall import ARM_SETS, BASELINE, load, run_recall_bench
 from graphmem.bench.scale import (
@@ -401,14 +402,60 @@ def trust(
 @app.command()
 @handles_errors
 def hooks(
-    events: Annotated[int, typer.Option(min=1, help="Events timed per transport.")] = 200,
+    events: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Events timed per transport (--inject: rounds per size and transport)."
+        ),
+    ] = 200,
     root: Annotated[
         Path,
         typer.Option("--root", help="The graphmem checkout whose recorded sessions are replayed."),
     ] = HOOKS_ROOT,
+    inject: Annotated[
+        bool,
+        typer.Option(
+            "--inject",
+            help="Time SessionStart and UserPromptSubmit answered with context, with "
+            "--beliefs in the project, and count the tokens injected.",
+        ),
+    ] = False,
+    beliefs: Annotated[
+        str,
+        typer.Option(
+            help="With --inject: beliefs in the project, one count or several (1000,100000)."
+        ),
+    ] = "1000",
     as_json: JsonOption = False,
 ) -> None:
-    """The capture hook's wall time per event kind, on each transport beside its baseline."""
+    """The capture hook's wall time per event kind, on each transport beside its baseline.
+
+    With --inject: SessionStart and UserPromptSubmit answered with context, per size
+    (--json: {"sizes": [...]}, smallest first).
+    """
+    if inject:
+        sizes = _counts(beliefs, "beliefs")
+        with progress_bar(as_json) as bar:
+            tasks = {
+                (size, stage): bar.add_task(f"{size:,}: {stage}", total=total)
+                for size in sizes
+                for stage, total in {"write": size, "embed": size, "rounds": 2 * events}.items()
+            }
+
+            def finished(figures: dict[str, Any]) -> None:
+                if not as_json:
+                    text = "\n".join(inject_lines(figures))
+                    bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+            done = run_inject_sizes(
+                sizes,
+                events,
+                progress=lambda size, stage, n: bar.advance(tasks[size, stage], n),
+                finished=finished,
+            )
+        if as_json:
+            print_json({"sizes": done})
+        return
     with progress_bar(as_json) as bar:
         task = bar.add_task("hook events", total=2 * events)
         figures = run_hooks_bench(events, root, lambda n: bar.advance(task, n))
