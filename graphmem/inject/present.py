@@ -282,13 +282,25 @@ def _fit(
     budget: int,
     count: Count,
 ) -> Presented:
-    """The items, in priority order, whose rendering fits the budget (each tried once)."""
+    """The items, in priority order, whose rendering fits the budget (each tried once).
+
+    A rendering is counted line by line, each distinct line once: the tokenizer splits
+    at whitespace first, so a text's count is the sum of its lines' counts.
+    """
+    counted: dict[str, int] = {}
+
+    def tokens(text: str) -> int:
+        return sum(
+            counted[part] if part in counted else counted.setdefault(part, count(part))
+            for part in text.split("\n")
+        )
+
     kept: list[tuple[int, RecallItem]] = []
     for entry in ranked:
         trial = render([*kept, entry])
-        if count(trial) <= budget and len(trial) <= MAX_CHARS:
+        if len(trial) <= MAX_CHARS and tokens(trial) <= budget:
             kept.append(entry)
     if not kept:
         return Presented(items=[], text="", tokens=0)
     text = render(kept)
-    return Presented(items=[item for _, item in kept], text=text, tokens=count(text))
+    return Presented(items=[item for _, item in kept], text=text, tokens=tokens(text))

@@ -152,3 +152,11 @@ def test_commands_match_only_as_the_same_program_and_subcommand() -> None:
     assert same("python -m pytest tests/test_a.py", "python -m pytest")
     assert not same("python -m pytest", "python -m pip install x")
     assert not same("npm test", "npm testing")
+
+
+def test_a_text_counts_as_the_sum_of_its_lines() -> None:
+    from graphmem.vectors.tokens import count_tokens
+
+    shown = present.brief(_offer(BUILD, RULE, FIX, DEAD_END), "shop", TRACE, 2000, count_tokens)
+    assert shown.tokens == count_tokens(shown.text)
+    assert shown.tokens == sum(count_tokens(line) for line in shown.text.split("\n"))
