@@ -5,7 +5,8 @@ Started in the background by ``graphmem hook HOST`` when no server answers
 beyond graphmem's own environment. It listens on loopback on a free port, takes the
 principal's local token (and any token of ``graphmem token``), warms the recall engine,
 and only then writes where it listens (``hooks/<principal>/server``), which it removes
-when it stops. A second one for the same principal exits at once.
+when it stops. A second one for the same principal exits at once. It stops on its own
+after :data:`IDLE_SECONDS` without a request; the next hook starts it again.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 import uvicorn
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphmem.admin import Admin
 from graphmem.capture import local_server
@@ -28,6 +30,9 @@ from graphmem.settings import make_private_dir, private_file, resolve_injection,
 from graphmem.trust.sensitivity import Sensitivity
 
 HOST = "127.0.0.1"
+
+IDLE_SECONDS = 3600.0
+"""How long the local server waits without a request before it stops."""
 
 
 def serve_local(data_dir: Path, ceiling: Sensitivity) -> None:
@@ -56,15 +61,39 @@ def serve_local(data_dir: Path, ceiling: Sensitivity) -> None:
                 local=(token, principal),
                 injection=resolve_injection(),
             )
-            server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
-            announce = threading.Thread(
-                target=_announce, args=(server, data, principal, port), daemon=True
-            )
-            announce.start()
+            idle = _IdleWatch(app)
+            server = uvicorn.Server(uvicorn.Config(idle, host=HOST, port=port, log_level="warning"))
+            for work, arguments in (
+                (_announce, (server, data, principal, port)),
+                (idle.stop_when_idle, (server, IDLE_SECONDS)),
+            ):
+                threading.Thread(target=work, args=arguments, daemon=True).start()
             server.run()
         finally:
             _withdraw(data, principal)
             pool.close()
+
+
+class _IdleWatch:
+    """ASGI middleware that notes when the last request came, to stop an idle server."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+        self.last = time.monotonic()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            self.last = time.monotonic()
+        await self._app(scope, receive, send)
+
+    def stop_when_idle(self, server: uvicorn.Server, seconds: float) -> None:
+        """Asks ``server`` to stop once no request came for ``seconds``."""
+        while not server.should_exit:
+            left = self.last + seconds - time.monotonic()
+            if left <= 0:
+                server.should_exit = True
+                return
+            time.sleep(min(left, 5.0))
 
 
 def _announce(server: uvicorn.Server, data: str, principal: str, port: int) -> None:
