@@ -107,6 +107,9 @@ class Sandbox:
         env["HOME"] = str(home)
         env["GRAPHMEM_DATA_DIR"] = str(home / ".local" / "share" / "graphmem")
         env["COLUMNS"] = "100"
+        # A doc's hook commands capture only: a local server they started would outlive
+        # the doc (tests/integration/inject starts and stops its own).
+        env["GRAPHMEM_HOOK_LOCAL"] = "off"
         if settings is not None:
             env["GRAPHMEM_NEO4J_URI"] = settings.uri
             env["GRAPHMEM_NEO4J_USER"] = settings.user
