@@ -29,9 +29,9 @@ PROMPT_TOKENS = 300
 COMMAND_TOKENS = 300
 """The most a warning before a command takes."""
 RECALL_K = 50
-"""How many ranked items a prompt's or a command's presenter chooses from: as many as an
-arm offers, so that in a large memory the semantic arm's hits are not crowded out by
-word matches the floor then refuses (at 100k beliefs, k=20 held lexical hits alone)."""
+"""The ``k`` an injection's recall records; its presenter chooses from every ranked item
+(in a large memory the top k can hold word matches alone, which the floor refuses: at
+100k beliefs, half the project prompts got nothing from the top 20)."""
 INJECTION_ARMS = [Arm.LEXICAL, Arm.SEMANTIC]
 """The arms an injection's recall runs: the floor reads their scores, so an item only
 the graph arm reached could never be injected."""

@@ -382,7 +382,9 @@ class RecallEngine:
             )
             for belief_id, relevance in fused.items()
         ]
-        chosen = rank(weighed)[: request.k]
+        # A presentation chooses from every ranked item: its floor reads the arms' own
+        # scores, and in a large memory the top k can hold word matches alone.
+        chosen = rank(weighed)[: None if presentation is not None else request.k]
         items = [
             _item(candidates[c.id], anchors[c.id], arm_ranks.get(c.id, {}), c.score) for c in chosen
         ]
