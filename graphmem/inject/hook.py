@@ -19,7 +19,8 @@ from graphmem.capture.event import EventKind, HookEvent
 from graphmem.capture.handler import Captured
 from graphmem.capture.hosts import HostAdapter
 from graphmem.client import GraphMem
-from graphmem.inject.ledger import Given, Ledger
+from graphmem.inject import ledger
+from graphmem.inject.ledger import Given
 from graphmem.models import Injection
 from graphmem.settings import InjectionSettings
 from graphmem.trust.sensitivity import Sensitivity
@@ -50,7 +51,6 @@ class Injector:
         self._client_for = client_for
         self._settings = settings
         self._ceiling = ceiling
-        self._ledger = Ledger()
         self._locks: dict[Path, threading.Lock] = {}
         self._locks_lock = threading.Lock()
 
@@ -65,7 +65,7 @@ class Injector:
         if not self._settings.enabled or captured.written is None:
             return empty
         with self._lock(captured.spool_file):
-            given = self._ledger.read(captured.spool_file)
+            given = ledger.read(captured.spool_file)
             if event.kind is EventKind.SESSION_START:
                 given = Given()  # a new, cleared or compacted context holds none of it
             injection = self._inject(self._client_for(principal), event, captured.project, given)
@@ -76,7 +76,7 @@ class Injector:
             if injection is not None:
                 given.ids.setdefault(_KIND[event.kind], []).extend(injection.item_ids)
             given.pending = "" if output is not None else text
-            self._ledger.write(captured.spool_file, given)
+            ledger.write(captured.spool_file, given)
         return empty if output is None else json.dumps(output, ensure_ascii=False)
 
     def _inject(

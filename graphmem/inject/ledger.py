@@ -14,7 +14,6 @@ about to fail the same way, is when that memory matters, so each gives it once.
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,31 +30,25 @@ class Given:
     """Context no event took yet."""
 
 
-class Ledger:
-    """Reads and writes the ledgers of sessions, one at a time per process."""
+def ledger_file(spool_file: Path) -> Path:
+    """The ledger beside a session's spool."""
+    return spool_file.with_name(spool_file.name.removesuffix(".jsonl") + ".injected.json")
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
 
-    def path(self, spool_file: Path) -> Path:
-        """The ledger beside a session's spool."""
-        return spool_file.with_name(spool_file.name.removesuffix(".jsonl") + ".injected.json")
+def read(spool_file: Path) -> Given:
+    """The session's ledger (an empty one when none was written or it is unreadable)."""
+    try:
+        saved = json.loads(ledger_file(spool_file).read_text(encoding="utf-8"))
+        ids = {
+            str(kind): [str(i) for i in given] for kind, given in dict(saved.get("ids", {})).items()
+        }
+        return Given(ids, str(saved.get("pending", "")))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return Given()
 
-    def read(self, spool_file: Path) -> Given:
-        """The session's ledger (an empty one when none was written or it is unreadable)."""
-        try:
-            saved = json.loads(self.path(spool_file).read_text(encoding="utf-8"))
-            ids = {
-                str(kind): [str(i) for i in given]
-                for kind, given in dict(saved.get("ids", {})).items()
-            }
-            return Given(ids, str(saved.get("pending", "")))
-        except (OSError, ValueError, TypeError, AttributeError):
-            return Given()
 
-    def write(self, spool_file: Path, given: Given) -> None:
-        """Replaces the session's ledger (0600, atomically)."""
-        with self._lock:
-            make_private_dir(spool_file.parent)
-            with private_file(self.path(spool_file)) as out:
-                json.dump({"ids": given.ids, "pending": given.pending}, out, sort_keys=True)
+def write(spool_file: Path, given: Given) -> None:
+    """Replaces the session's ledger (0600, atomically); the caller holds the session."""
+    make_private_dir(spool_file.parent)
+    with private_file(ledger_file(spool_file)) as out:
+        json.dump({"ids": given.ids, "pending": given.pending}, out, sort_keys=True)

@@ -188,9 +188,8 @@ class RecallEngine:
     def warm(self) -> None:
         """Loads the embedder and both belief views now, so the first recall need not."""
         self._embedder_factory().embed(["warm"])
-        for surface in ("belief",):
-            self.view(surface)
-            self.lexical_view(surface)
+        self.view("belief")
+        self.lexical_view("belief")
 
     def lexical_view(self, surface: Surface) -> LexicalView:
         """The lexical view of one surface (created on first use)."""

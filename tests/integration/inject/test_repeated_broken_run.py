@@ -26,8 +26,9 @@ from typing import Any
 
 import pytest
 
-from graphmem import GraphMem, NotFound
+from graphmem import NotFound
 from graphmem.capture import local_server
+from tests.integration.capture.test_recorded_sessions import _client
 from tests.integration.inject.scenarios import GO, SCENARIOS, UNRELATED_PROMPTS, Scenario
 
 GRAPHMEM = Path(sys.executable).with_name("graphmem")
@@ -55,16 +56,6 @@ def _hook(environment: dict[str, str], payload: dict[str, Any]) -> str:
     )
     assert done.returncode == 0
     return done.stdout.decode()
-
-
-def _client(environment: dict[str, str]) -> GraphMem:
-    return GraphMem(
-        environment["GRAPHMEM_PRINCIPAL"],
-        uri=environment["GRAPHMEM_NEO4J_URI"],
-        user=environment["GRAPHMEM_NEO4J_USER"],
-        password=environment["GRAPHMEM_NEO4J_PASSWORD"],
-        data_dir=environment["GRAPHMEM_DATA_DIR"],
-    )
 
 
 def _context(answer: str, event: str) -> str:
