@@ -14,7 +14,8 @@ from graphmem.bench.hooks import DEFAULT_ROOT as HOOKS_ROOT
 from graphmem.bench.hooks import run_hooks_bench
 from graphmem.bench.hooks_inject import inject_lines, run_inject_sizes
 from graphmem.bench.mcp import run_mcp_bench
-from graphmem.bench.recall import ARM_SETS, BASELINE, load, run_recall_bench
+from graphmem.bench.bm25 import BASELINES
+from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
 from graphmem.bench.scale import (
     REAL_EMBEDDER_MAX,
     SUPERSEDED_SHARE,
@@ -97,7 +98,7 @@ def recall_bench(
     ] = ",".join(ARM_SETS),
     as_json: JsonOption = False,
 ) -> None:
-    """Turn-level retrieval: fused and every arm alone, beside a textbook BM25."""
+    """Turn-level retrieval: fused and every arm alone, beside BM25Okapi and a Lucene BM25."""
     dataset = load(data, data_format)
     arm_sets = [name.strip() for name in arms.split(",") if name.strip()]
     total = sum(len(c.questions) for c in dataset.conversations) * len(arm_sets)
@@ -113,11 +114,15 @@ def recall_bench(
         f"{len(figures['dropped_evidence'])} evidence ids dropped); ingest "
         f"{figures['ingest_seconds']}s"
     )
-    for name in [*arm_sets, BASELINE]:
+    for name in [*arm_sets, *BASELINES]:
         overall = figures[name]["overall"]
         latency = figures[name]["latency_ms"]
         cells = "  ".join(f"{metric} {value:.3f}" for metric, value in overall.items())
-        typer.echo(f"{name:<9} {cells}  p50 {latency['p50']}ms p95 {latency['p95']}ms")
+        typer.echo(f"{name:<11} {cells}  p50 {latency['p50']}ms p95 {latency['p95']}ms")
+    best = figures["best_baseline"]
+    for name in arm_sets:
+        gain = figures[name]["overall"]["R@10"] - figures[best]["overall"]["R@10"]
+        typer.echo(f"{name} R@10 against the better baseline ({best}): {gain:+.3f}")
 
 
 def _counts(text: str, option: str) -> list[int]:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from graphmem.bench.bm25 import TextbookBM25
 from graphmem.bench.recall import _repair, load_generic, load_locomo, metrics
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -86,17 +84,3 @@ def test_session_any_counts_distinct_sessions_of_ranked_turns() -> None:
     assert (row["session_any@5"], row["session_any@10"]) == (0.0, 1.0)  # F is the 6th session
     assert metrics(ranked, ["a2"], session_of)["session_any@5"] == 1.0
     assert "session_any@5" not in metrics(ranked, ["a2"])
-
-
-def test_textbook_bm25_ranks_by_okapi_and_respects_dates() -> None:
-    day = datetime(2023, 5, 1, tzinfo=UTC)
-    bm25 = TextbookBM25(
-        [
-            ("t1", "the cat sat on the mat", day),
-            ("t2", "the dog chased the cat cat", day.replace(month=6)),
-            ("t3", "nothing here", day),
-        ]
-    )
-    assert bm25.rank("cat", 10) == ["t2", "t1"]
-    assert bm25.rank("cat", 10, as_of=day) == ["t1"]
-    assert bm25.rank("unknown", 10) == []
