@@ -18,10 +18,12 @@ def test_tiny_set_reports_every_arm_and_writes_ranked_lines(
     assert report["questions"] == 3 and report["turns"] == 5
     figures = {"R@5", "R@10", "hit@10", "all@10", "NDCG@10", "MRR"}
     sessions = {"session_any@5", "session_any@10"}
-    for arms in ("fused", "lexical", "semantic", "graph", "bm25"):
+    for arms in ("fused", "lexical", "semantic", "graph", "bm25_okapi", "bm25_lucene"):
         assert set(report[arms]["overall"]) == figures | sessions
         assert report[arms]["latency_ms"]["p50"] > 0
-    assert report["bm25"]["overall"]["hit@10"] == 1.0  # the baseline ranks the same turns
+    for baseline in ("bm25_okapi", "bm25_lucene"):  # the baselines rank the same turns
+        assert report[baseline]["overall"]["hit@10"] == 1.0
+    assert report["best_baseline"] in {"bm25_okapi", "bm25_lucene"}
     assert report["fused"]["overall"]["hit@10"] == 1.0
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["question_id"] for line in lines] == ["q1", "q2", "q3"]
@@ -35,6 +37,6 @@ def test_tiny_set_reports_every_arm_and_writes_ranked_lines(
 def test_arm_subsets_and_a_deeper_out(bench_env: Path, tmp_path: Path) -> None:
     out = tmp_path / "ranked.jsonl"
     report = run_recall_bench(load_generic(DATA), k=50, out=out, arm_sets=["lexical"])
-    assert {"lexical", "bm25"} <= set(report) and "fused" not in report
+    assert {"lexical", "bm25_okapi", "bm25_lucene"} <= set(report) and "fused" not in report
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert all(len(line["ranked"]) <= 50 for line in lines)
