@@ -8,13 +8,13 @@ from rich.progress import TaskID
 
 from graphmem.bench.agents import EMBEDDERS, run_agents_bench
 from graphmem.bench.anchors import run_anchor_bench
+from graphmem.bench.bm25 import BASELINES
 from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
 from graphmem.bench.hooks import DEFAULT_ROOT as HOOKS_ROOT
 from graphmem.bench.hooks import run_hooks_bench
 from graphmem.bench.hooks_inject import inject_lines, run_inject_sizes
 from graphmem.bench.mcp import run_mcp_bench
-from graphmem.bench.bm25 import BASELINES
 from graphmem.bench.recall import ARM_SETS, load, run_recall_bench
 from graphmem.bench.scale import (
     REAL_EMBEDDER_MAX,
