@@ -37,3 +37,12 @@ def count_tokens(text: str) -> int:
     with _LOCK:
         encoding = _tokenizer().encode(text, add_special_tokens=False)
     return len(encoding.ids)
+
+
+def token_offsets(text: str) -> list[tuple[int, int]]:
+    """Each WordPiece token's (start, end) character offsets in ``text``, in order."""
+    if not text:
+        return []
+    with _LOCK:
+        encoding = _tokenizer().encode(text, add_special_tokens=False)
+    return list(encoding.offsets)

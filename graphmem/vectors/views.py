@@ -4,7 +4,9 @@ One index per principal and surface (beliefs or episodes), ids being the nodes'
 creation ``seq``. It records the highest event seq it covers and, before answering,
 catches up from the ``:MemoryEvent`` log, so several clients sharing one Neo4j agree.
 Superseded or retired nodes stay in the view; the hard filters in Cypher decide what
-may be returned (an ``as_of`` in the past needs them).
+may be returned (an ``as_of`` in the past needs them). A text longer than the model
+reads is embedded in overlapping windows (:mod:`graphmem.vectors.windows`), each its
+own vector, and a node scores its best window's similarity.
 
 Up to ``exact_max`` vectors the index is exact (``IndexIDMap2`` over a flat inner
 product, with real removal). Above it the view switches to HNSW: removal is by filter
@@ -36,6 +38,7 @@ from graphmem.settings import make_private_dir, private_file, write_private_text
 from graphmem.store.events import ViewEvent
 from graphmem.vectors.protocol import Embedder, Vectors
 from graphmem.vectors.tier import cache_budget, sweep
+from graphmem.vectors.windows import WINDOW_SLOTS, item_seqs, window_ids, windows
 
 Surface = Literal["belief", "episode"]
 ViewFeed = Callable[[int, Sequence[str], int], list[ViewEvent]]
@@ -106,6 +109,9 @@ HNSW_NEIGHBOURS = 32
 HNSW_EF_CONSTRUCTION = 40
 HNSW_EF_SEARCH = 128
 REBUILD_REMOVED_SHARE = 0.1
+VIEW_FORMAT = 2
+"""2: long texts in windows, ids ``seq * WINDOW_SLOTS + window``. A view saved in
+another format is rebuilt from the graph."""
 
 
 _OMP_LOCK = threading.Lock()
@@ -134,7 +140,7 @@ RESHAPE_CHUNK = 65_536
 
 
 def _approximate_copy(dim: int, index: Any, removed: set[int]) -> Any:
-    """A new HNSW index of every (vector, id) ``index`` holds, less the ``removed`` ids.
+    """A new HNSW index of every (vector, id) ``index`` holds, less the ``removed`` items'.
 
     The vectors are copied a chunk at a time, so the peak is the two indexes, not the
     two plus a full copy of the vectors.
@@ -148,7 +154,7 @@ def _approximate_copy(dim: int, index: Any, removed: set[int]) -> Any:
     for start in range(0, len(all_ids), RESHAPE_CHUNK):
         ids = all_ids[start : start + RESHAPE_CHUNK]
         vectors = index.index.reconstruct_n(start, len(ids))
-        keep = ~np.isin(ids, dropped)
+        keep = ~np.isin(item_seqs(ids), dropped)
         if keep.any():
             copy.add_with_ids(vectors[keep], ids[keep])
     return copy
@@ -201,7 +207,12 @@ class SemanticView:
             stem = views_directory(directory, principal) / f"{surface}-{embedder.model_id}"
             self._files = (stem.with_suffix(".faiss"), stem.with_suffix(".json"))
             self._load()
-        self._present = set(faiss.vector_to_array(self.index.id_map).tolist())
+        self._present = self._items()
+
+    def _items(self) -> set[int]:
+        """The seqs of the items the index holds a window of."""
+        ids = faiss.vector_to_array(self.index.id_map).astype(np.int64)
+        return set(item_seqs(ids).tolist())
 
     def _load(self) -> None:
         assert self._files is not None
@@ -210,7 +221,8 @@ class SemanticView:
             return
         meta = json.loads(meta_file.read_text(encoding="utf-8"))
         same_principal = meta.get("principal_sha256") == principal_digest(self.principal)
-        if meta.get("model_id") != self.embedder.model_id or not same_principal:
+        same_format = meta.get("format") == VIEW_FORMAT
+        if meta.get("model_id") != self.embedder.model_id or not same_principal or not same_format:
             return  # another model, a collision or an older format: rebuild from the graph
         self.index = faiss.read_index(str(index_file))
         meta_file.touch()  # used now: the cache budget evicts least recently used views
@@ -235,6 +247,7 @@ class SemanticView:
             "principal_sha256": principal_digest(self.principal),
             "surface": self.surface,
             "model_id": self.embedder.model_id,
+            "format": VIEW_FORMAT,
             "watermark": self.watermark,
             "count": int(self.index.ntotal),
             "approximate": self.approximate,
@@ -245,21 +258,31 @@ class SemanticView:
         sweep(self._directory, cache_budget(), index_file.parent.name)
 
     def _add(self, vectors: Vectors, ids: list[int]) -> None:
-        fresh = [(i, row) for i, row in zip(ids, vectors, strict=True) if i not in self._present]
-        self.removed.difference_update(ids)
+        """Adds window vectors by window id; an item already here is skipped."""
+        seqs = item_seqs(np.array(ids, dtype=np.int64)).tolist()
+        fresh = [
+            (i, row)
+            for i, seq, row in zip(ids, seqs, vectors, strict=True)
+            if seq not in self._present
+        ]
+        self.removed.difference_update(seqs)
         if not fresh:
             return  # replayed events: every vector is already here
         self.index.add_with_ids(
             np.stack([row for _, row in fresh]), np.array([i for i, _ in fresh], dtype=np.int64)
         )
-        self._present.update(i for i, _ in fresh)
+        self._present.update(seqs)
 
-    def _remove(self, ids: list[int]) -> None:
+    def _remove(self, seqs: list[int]) -> None:
+        """Removes every window of the items ``seqs``."""
         if self.approximate:
-            self.removed.update(i for i in ids if i in self._present)
-        else:
-            self.index.remove_ids(np.array(ids, dtype=np.int64))
-            self._present.difference_update(ids)
+            self.removed.update(i for i in seqs if i in self._present)
+            return
+        ids = faiss.vector_to_array(self.index.id_map).astype(np.int64)
+        gone = ids[np.isin(item_seqs(ids), np.array(seqs, dtype=np.int64))]
+        if len(gone):
+            self.index.remove_ids(gone)
+        self._present.difference_update(seqs)
 
     def _reshape(self, purge: bool = False) -> None:
         """Turns approximate above ``exact_max``; rebuilds once many ids are removed.
@@ -281,7 +304,7 @@ class SemanticView:
                 faiss.omp_set_num_threads(before)
         self.approximate = True
         self.removed = set()
-        self._present = set(faiss.vector_to_array(self.index.id_map).tolist())
+        self._present = self._items()
 
     def sync(self, purge: bool = False, feed: ViewFeed | None = None) -> int:
         """Applies every event after the watermark; returns how many it applied.
@@ -303,11 +326,12 @@ class SemanticView:
             if not events:
                 break
             created = created_event(self.surface)
-            added = [e for e in events if e.type == created and e.node_seq]
+            added = [(e.node_seq, e.text) for e in events if e.type == created and e.node_seq]
             removed = [e.node_seq for e in events if e.type != created and e.node_seq]
             if added:
-                vectors = self.embedder.embed([e.text for e in added])
-                self._add(vectors, [e.node_seq for e in added if e.node_seq])
+                cut = [(seq, windows(text)) for seq, text in added]
+                vectors = self.embedder.embed([part for _, parts in cut for part in parts])
+                self._add(vectors, [i for seq, parts in cut for i in window_ids(seq, len(parts))])
             if removed:
                 self._remove(removed)
             self.watermark = events[-1].seq
@@ -328,21 +352,24 @@ class SemanticView:
             return self._sync(purge=False, feed=self._feed)
 
     def search(self, vector: Vectors, limit: int) -> list[Hit]:
-        """The ``limit`` nearest live vectors, best first (ties by seq).
+        """The ``limit`` nearest live items, best first (ties by seq).
 
-        In approximate mode removed ids are filtered out of an over-fetch of at most
-        three times ``limit``: with under a tenth of the index removed (more triggers a
-        rebuild) that almost always leaves ``limit`` live hits.
+        An item scores its best window. The index is asked for three times ``limit``
+        windows (items of several windows take several places), plus, in approximate
+        mode, up to twice ``limit`` more for the removed ids it filters out: with under
+        a tenth of the index removed (more triggers a rebuild) that almost always
+        leaves ``limit`` live items.
         """
         with self._lock:
             live = self.index.ntotal - len(self.removed)
             if live <= 0 or limit <= 0:
                 return []
-            wanted = min(limit + min(len(self.removed), 2 * limit), self.index.ntotal)
-            similarities, seqs = self.index.search(vector.reshape(1, -1), wanted)
-            hits = [
-                Hit(int(seq), float(similarity))
-                for similarity, seq in zip(similarities[0], seqs[0], strict=True)
-                if seq != -1 and int(seq) not in self.removed
-            ]
+            wanted = min(3 * limit + min(len(self.removed), 2 * limit), self.index.ntotal)
+            similarities, ids = self.index.search(vector.reshape(1, -1), wanted)
+            best: dict[int, float] = {}
+            for similarity, window_id in zip(similarities[0], ids[0], strict=True):
+                seq = int(window_id) // WINDOW_SLOTS
+                if window_id != -1 and seq not in self.removed and seq not in best:
+                    best[seq] = float(similarity)  # the index answers best first
+        hits = [Hit(seq, similarity) for seq, similarity in best.items()]
         return sorted(hits, key=lambda hit: (-hit.similarity, hit.seq))[:limit]

@@ -8,6 +8,7 @@ import pytest
 
 from graphmem.vectors import views
 from graphmem.vectors.views import _approximate_copy, _exact_index
+from graphmem.vectors.windows import WINDOW_SLOTS
 
 
 def test_copies_every_kept_vector_across_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -15,13 +16,14 @@ def test_copies_every_kept_vector_across_chunks(monkeypatch: pytest.MonkeyPatch)
     rng = np.random.default_rng(3)
     vectors = rng.standard_normal((11, 8)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    ids = np.arange(100, 111, dtype=np.int64)
+    seqs = np.arange(100, 111, dtype=np.int64)
+    ids = seqs * WINDOW_SLOTS  # each item's first window
     exact = _exact_index(8)
     exact.add_with_ids(vectors, ids)
 
     copy = _approximate_copy(8, exact, removed={101, 106, 110})
 
-    kept = [i for i in range(11) if ids[i] not in (101, 106, 110)]
+    kept = [i for i in range(11) if seqs[i] not in (101, 106, 110)]
     assert faiss.vector_to_array(copy.id_map).tolist() == ids[kept].tolist()
     np.testing.assert_array_equal(copy.index.reconstruct_n(0, copy.ntotal), vectors[kept])
     _, found = copy.search(vectors[kept[0] : kept[0] + 1], 1)
