@@ -429,7 +429,9 @@ class RecallEngine:
         episodes = gathered.candidates
         arm_fused, arm_ranks = fuse(gathered.ranked, gathered.scores)
         in_context = with_session_context(
-            arm_fused, {episode_id: episodes[episode_id].parent for episode_id in arm_fused}
+            arm_fused,
+            {episode_id: episodes[episode_id].parent for episode_id in arm_fused},
+            {episode_id: episodes[episode_id].position for episode_id in arm_fused},
         )
         fused = with_reply_context(
             in_context,

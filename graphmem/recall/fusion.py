@@ -14,6 +14,21 @@ and 0.735 (RRF 0.749, 0.729), MRR 0.515 and 0.488 (the lexical arm alone 0.490, 
 RRF 0.443, 0.433), and this setting was among the best on each half alone. The graph
 arm then ranked by distance alone; since it scores by its seeds' strength it weighs
 0.3 (see ``recall/arms.py`` ``HOP_DECAY``).
+
+Issue 36 chose again, across LoCoMo and both development sets of ``bench/recall``
+together (R@10 | MRR, fused, semantic windows of 128 tokens, session context of reach 1
+unless said): semantic weight 0.3 → 0.4 (LoCoMo 0.775 | 0.534 → 0.774 | 0.532; long-chat
+0.703 | 0.398 → 0.732 | 0.415; coding-memory 0.952 | 0.613 → 0.952 | 0.616); 0.5 (with
+the whole-session context) gave LoCoMo 0.770, long-chat 0.725. The graph arm adding only
+what the other arms did not find (no score for a hit they found too) cost LoCoMo
+0.775 → 0.743 and coding 0.952 → 0.940 for long-chat 0.703 → 0.746: it is not done, the
+graph arm's support of a lexical hit is most of its worth on LoCoMo. Rank fusion lost
+everywhere (RRF: LoCoMo R@10 0.65 to 0.72 across weightings); a z-score normalisation
+instead of the best-hit one kept LoCoMo R@10 (0.776) but lost multi-hop (0.449 → 0.41 to
+0.43). Personalised PageRank (HippoRAG's, networkx, over the query's entity-episode
+neighbourhood, damping 0.5 and 0.85) in place of the graph arm's spread: LoCoMo 0.754 to
+0.759, multi-hop 0.429 to 0.439, against 0.773 and 0.449, at ~10 ms more a question;
+networkx is no longer a dependency.
 """
 
 from __future__ import annotations
@@ -23,7 +38,7 @@ from collections.abc import Mapping, Sequence
 
 ARM_WEIGHTS: dict[str, float] = {
     "lexical": 0.7,
-    "semantic": 0.3,
+    "semantic": 0.4,
     "graph": 0.3,
     "structured": 0.7,
     "time": 0.5,
@@ -72,38 +87,60 @@ def fuse(
 
 
 SESSION_CONTEXT = 0.25
-"""What the best other hit under the same parent (a turn's session) adds, times its
-fused score: an answer sits in a conversation about it, and the turn that holds it
-often shares fewer words with the question than the turns around it. Chosen on LoCoMo
-with the two-halves check (conversations 1-5 | 6-10): R@10 0.765 | 0.734 -> 0.775 |
-0.751, MRR (over 50) 0.524 | 0.501 -> 0.527 | 0.507; 0.15 to 0.5 all gained on both halves.
-Multi-hop R@10 fell 0.420 -> 0.408: its evidence lies in several sessions."""
+"""What the best hit next to it (see ``SESSION_REACH``) adds, times that hit's fused
+score: an answer sits in a conversation about it, and the turn that holds it often
+shares fewer words with the question than the turns around it."""
+SESSION_REACH = 1
+"""How many places away under the same parent a neighbour counts: the turn just before
+and just after.
+
+Until issue 36 the best hit anywhere in the session counted. That suited LoCoMo, where
+a session is one conversation, and not memory where a fact is said in passing inside a
+long chat about something else: there the session's other turns, about that something
+else, lifted each other above it. R@10 | MRR | LoCoMo multi-hop R@10, fused, 128-token
+windows, by reach (whole session → 1 → 2 → 3):
+
+- LoCoMo (1,982 questions): 0.773 | 0.535 | 0.449 → 0.775 | 0.534 | 0.440 →
+  0.777 | 0.535 | 0.439 → 0.775 | 0.535 | 0.442;
+- long-chat (69 questions, ``bench/recall``): 0.681 | 0.370 → 0.703 | 0.398 →
+  0.681 | 0.367 → 0.681 | 0.370;
+- coding-memory (42): 0.964 | 0.616 → 0.952 | 0.613 → 0.952 | 0.609 → 0.964 | 0.613.
+
+Without any session context: LoCoMo 0.760 | 0.533, long-chat 0.739 | 0.408, coding
+0.941 | 0.622. Reach 1 with weight 0.35 or 0.5 gained nothing more (LoCoMo 0.773 and
+0.774, long-chat 0.703 and 0.688). Multi-hop evidence lies in several sessions, and
+the whole-session context helped it most."""
 
 
 def with_session_context(
-    fused: Mapping[str, float], parent_of: Mapping[str, str | None]
+    fused: Mapping[str, float],
+    parent_of: Mapping[str, str | None],
+    position_of: Mapping[str, int],
 ) -> dict[str, float]:
-    """Each hit's fused score plus ``SESSION_CONTEXT`` times its best sibling's.
+    """Each hit's fused score plus ``SESSION_CONTEXT`` times its best near neighbour's.
 
-    A sibling is another hit under the same parent; a hit without a parent, or alone
-    under it, keeps its score.
+    A neighbour is another hit under the same parent at most ``SESSION_REACH`` places
+    away; a hit without a parent, or without such a neighbour, keeps its score.
 
     Args:
         fused: The fused score per id.
         parent_of: Each id's parent id (None: it has none).
+        position_of: Each id's place under its parent (see ``EpisodeCandidate.position``).
     """
-    best_two: dict[str, list[float]] = {}
+    by_place: dict[tuple[str, int], float] = {}
     for node_id, score in fused.items():
         parent = parent_of.get(node_id)
         if parent is not None:
-            best_two[parent] = sorted([*best_two.get(parent, []), score], reverse=True)[:2]
+            by_place[(parent, position_of[node_id])] = score
+    steps = [step for step in range(-SESSION_REACH, SESSION_REACH + 1) if step]
     context: dict[str, float] = {}
     for node_id, score in fused.items():
         parent = parent_of.get(node_id)
-        top = best_two.get(parent, [0.0]) if parent is not None else [0.0]
-        # The best score under the parent is this hit's own when it leads: the next.
-        sibling = top[0] if top[0] != score else (top[1] if len(top) > 1 else 0.0)
-        context[node_id] = score + SESSION_CONTEXT * sibling
+        neighbour = 0.0
+        if parent is not None:
+            at = position_of[node_id]
+            neighbour = max(by_place.get((parent, at + step), 0.0) for step in steps)
+        context[node_id] = score + SESSION_CONTEXT * neighbour
     return context
 
 

@@ -96,6 +96,8 @@ class EpisodeCandidate:
     """The id of the episode it is PART_OF (a turn's session), if any."""
     reply: str | None = None
     """When its text asks a question: the id of the next episode under its parent."""
+    position: int = 0
+    """How many episodes under the same parent came before it (by seq)."""
     reached: tuple[Reach, ...] = ()
 
 
@@ -314,6 +316,7 @@ def episode_candidates(
             outcome=Outcome(props["outcome"]),
             parent=props.get("parent"),
             reply=props.get("reply"),
+            position=props.get("position") or 0,
             reached=_reached(row["reached"]),
         )
     return Fetched(found, _withheld(rows, "episode"))

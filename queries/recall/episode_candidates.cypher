@@ -67,6 +67,11 @@ RETURN collect({
   episode: CASE WHEN e.sensitivity IN $levels THEN e {  // above the ceiling: seq alone
     .id, .seq, .project, .kind, .title, .text, .outcome,
     parent: [(e)-[:PART_OF]->(parent:Episode) | parent.id][0],
+    // Its place among its parent's parts, by seq (fusion's session context).
+    position: COUNT {
+      MATCH (e)-[:PART_OF]->(:Episode)<-[:PART_OF]-(before:Episode)
+      WHERE before.seq < e.seq AND before.principal = $principal
+    },
     // A text that asks something: the sibling after it, which holds the answer.
     reply: CASE WHEN e.text CONTAINS '?' THEN COLLECT {
       MATCH (e)-[:PART_OF]->(:Episode)<-[:PART_OF]-(next:Episode)

@@ -409,23 +409,26 @@ def test_time_arm_ranks_the_episodes_of_the_named_time(memory: GraphMem) -> None
         memory.recall("hiking in May 2023", project="trips", arms=["time"])
 
 
-def test_a_turn_gains_from_a_strong_hit_in_its_own_session(memory: GraphMem) -> None:
+def test_a_turn_gains_from_a_strong_hit_next_to_it(memory: GraphMem) -> None:
     sessions = memory.remember_many(
         [
             {"project": "p", "kind": "session", "title": "Session one"},
             {"project": "p", "kind": "session", "title": "Session two"},
         ]
     )
-    turns = [
-        {"title": "turn", "text": "the flaky billing test retried the ledger export twice"},
-        {"title": "turn", "text": "we pinned the ledger version"},
-        {"title": "turn", "text": "we pinned the ledger version"},
+    pinned = "we pinned the ledger version"
+    texts = [
+        ("the flaky billing test retried the ledger export twice", 0),
+        (pinned, 0),
+        ("lunch came late", 0),
+        (pinned, 0),
+        (pinned, 1),
     ]
-    strong, in_session, elsewhere = memory.remember_many(
+    strong, beside, _, further, elsewhere = memory.remember_many(
         [
-            {**turns[0], "project": "p", "kind": "message", "parent": sessions[0]},
-            {**turns[1], "project": "p", "kind": "message", "parent": sessions[0]},
-            {**turns[2], "project": "p", "kind": "message", "parent": sessions[1]},
+            {"title": "turn", "text": text, "project": "p", "kind": "message"}
+            | {"parent": sessions[session]}
+            for text, session in texts
         ]
     )
     hits = memory.search_episodes(
@@ -433,8 +436,8 @@ def test_a_turn_gains_from_a_strong_hit_in_its_own_session(memory: GraphMem) -> 
     )
     score = {hit.id: hit.score for hit in hits.items}
     assert score[strong] == max(score.values())
-    # The same text, one beside the strong hit and one alone in its session.
-    assert score[in_session] > score[elsewhere] > 0
+    # The same text: right after the strong hit, two turns after it, in another session.
+    assert score[beside] > score[further] == score[elsewhere] > 0
 
 
 def test_the_reply_to_a_question_gains_from_it(memory: GraphMem) -> None:

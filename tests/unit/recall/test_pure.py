@@ -20,6 +20,7 @@ from graphmem.recall.fusion import (
     REPLY_CONTEXT,
     SCORE_FLOORS,
     SESSION_CONTEXT,
+    SESSION_REACH,
     fuse,
     question_share,
     reciprocal_rank_fusion,
@@ -123,17 +124,19 @@ def test_reply_context_lifts_the_reply_to_a_question_to_its_asking_share() -> No
     assert lifted["strong"] == 0.9  # already above the floor: unchanged
 
 
-def test_session_context_adds_the_best_other_hit_under_the_same_parent() -> None:
-    fused = {"lead": 1.0, "next": 0.6, "last": 0.2, "alone": 0.5, "orphan": 0.9, "tie": 0.4}
-    parents = {"lead": "s1", "next": "s1", "last": "s1", "alone": "s2", "orphan": None}
-    parents["tie"] = "s3"
-    with_context = with_session_context({**fused, "tie2": 0.4}, {**parents, "tie2": "s3"})
+def test_session_context_adds_the_best_neighbour_under_the_same_parent() -> None:
+    assert SESSION_REACH == 1
+    fused = {"lead": 1.0, "next": 0.6, "far": 0.9, "alone": 0.5, "orphan": 0.9, "other": 0.8}
+    parents = {"lead": "s1", "next": "s1", "far": "s1", "alone": "s2", "orphan": None}
+    parents["other"] = "s3"
+    places = {"lead": 3, "next": 4, "far": 7, "alone": 0, "orphan": 0, "other": 4}
+    with_context = with_session_context(fused, parents, places)
     assert with_context["lead"] == pytest.approx(1.0 + SESSION_CONTEXT * 0.6)
     assert with_context["next"] == pytest.approx(0.6 + SESSION_CONTEXT * 1.0)
-    assert with_context["last"] == pytest.approx(0.2 + SESSION_CONTEXT * 1.0)
+    assert with_context["far"] == 0.9  # four places from the nearest hit: out of reach
     assert with_context["alone"] == 0.5  # alone under its parent
     assert with_context["orphan"] == 0.9  # no parent
-    assert with_context["tie"] == with_context["tie2"] == pytest.approx(0.4 * (1 + SESSION_CONTEXT))
+    assert with_context["other"] == 0.8  # the same place under another parent
 
 
 def test_scope_weights() -> None:
