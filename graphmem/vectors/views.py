@@ -354,17 +354,21 @@ class SemanticView:
     def search(self, vector: Vectors, limit: int) -> list[Hit]:
         """The ``limit`` nearest live items, best first (ties by seq).
 
-        An item scores its best window. The index is asked for three times ``limit``
-        windows (items of several windows take several places), plus, in approximate
-        mode, up to twice ``limit`` more for the removed ids it filters out: with under
-        a tenth of the index removed (more triggers a rebuild) that almost always
-        leaves ``limit`` live items.
+        An item scores its best window. When some item has several windows, the index
+        is asked for three times ``limit`` windows (such an item takes several places);
+        otherwise, as for beliefs, which fit one window, for ``limit`` (an HNSW search
+        asked for more explores more). In approximate mode it is asked for up to twice
+        ``limit`` more for the removed ids it filters out: with under a tenth of the
+        index removed (more triggers a rebuild) that almost always leaves ``limit`` live
+        items.
         """
         with self._lock:
             live = self.index.ntotal - len(self.removed)
             if live <= 0 or limit <= 0:
                 return []
-            wanted = min(3 * limit + min(len(self.removed), 2 * limit), self.index.ntotal)
+            # Removed items of an approximate index stay in _present: the counts compare.
+            per_item = 3 if self.index.ntotal > len(self._present) else 1
+            wanted = min(per_item * limit + min(len(self.removed), 2 * limit), self.index.ntotal)
             similarities, ids = self.index.search(vector.reshape(1, -1), wanted)
             best: dict[int, float] = {}
             for similarity, window_id in zip(similarities[0], ids[0], strict=True):
