@@ -30,18 +30,33 @@ class Captured:
         project: Its project's name.
         spool_file: The session's spool.
         written: What the append did; None when the project opted out of capture.
+        boundary: Whether the event ends or checkpoints its session (consolidation is due).
     """
 
     event: HookEvent
     project: str
     spool_file: Path
     written: spool.Written | None
+    boundary: bool = False
 
 
 def capture(
-    data_dir: Path, principal: str, adapter: HostAdapter, payload: Mapping[str, object]
+    data_dir: Path,
+    principal: str,
+    adapter: HostAdapter,
+    payload: Mapping[str, object],
+    *,
+    background: bool = True,
 ) -> Captured:
     """Reads one hook payload and appends it to its session's spool.
+
+    Args:
+        data_dir: The data directory holding the spool.
+        principal: Whose spool.
+        adapter: The host's adapter.
+        payload: The host's payload.
+        background: Start consolidation in the background at a boundary (False: the
+            caller consolidates, as ``bench formation --replay`` does, in order).
 
     Raises:
         PayloadError: The adapter cannot read the payload.
@@ -54,9 +69,10 @@ def capture(
     if not project.capture:
         return Captured(event, project.name, path, None)
     written = spool.append(path, event, project.name, project.root)
-    if written.offset is not None and _boundary(event.kind, path, written.offset):
+    boundary = written.offset is not None and _boundary(event.kind, path, written.offset)
+    if boundary and background:
         consolidate_in_background(data_dir, principal, event.session_id)
-    return Captured(event, project.name, path, written)
+    return Captured(event, project.name, path, written, boundary)
 
 
 CHECKPOINT_BYTES = 256 * 1024

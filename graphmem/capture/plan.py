@@ -307,6 +307,16 @@ def _statement(signal: Signal, evidence: _Evidence) -> str | None:
     return None
 
 
+FRAME_WORDS = frozenset(
+    """changing to editing did not fix from that approach was abandoned failed with it
+    passed after running and the project s tests run builds files are edited together
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""The words :func:`_statement`'s templates put around the evidence (lowercased ``\\w+``).
+Every other word of a formed statement comes from the session's events: ``graphmem
+bench formation --replay`` checks it (no-fabrication)."""
+
+
 def _episode_item(plan: SessionPlan, signal: Signal, evidence: _Evidence) -> None:
     """Puts what the signal says into the session episode's parts."""
     statement = _statement(signal, evidence)

@@ -11,6 +11,7 @@ from graphmem.bench.anchors import run_anchor_bench
 from graphmem.bench.bm25 import BASELINES
 from graphmem.bench.consolidate import run_consolidate_bench
 from graphmem.bench.formation import run_formation_bench
+from graphmem.bench.formation_replay import run_replay_bench
 from graphmem.bench.hooks import DEFAULT_ROOT as HOOKS_ROOT
 from graphmem.bench.hooks import run_hooks_bench
 from graphmem.bench.hooks_inject import inject_lines, run_inject_sizes
@@ -294,9 +295,23 @@ def formation(
     per_session: Annotated[
         int, typer.Option(min=1, max=30, help="Facts each session observes.")
     ] = 8,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            help="Replay the recorded sessions of this directory (one .jsonl of hook "
+            "payloads per session, labels.json beside them) instead of the synthetic pool.",
+            file_okay=False,
+        ),
+    ] = None,
+    host: Annotated[str, typer.Option(help="The host whose payloads --replay reads.")] = (
+        "claude-code"
+    ),
     as_json: JsonOption = False,
 ) -> None:
-    """Sessions that repeat and rephrase a pool of facts: does memory flatten?"""
+    """Does memory flatten? Synthetic repeated facts, or recorded sessions (--replay)."""
+    if replay is not None:
+        _replay_formation(replay, host, as_json)
+        return
     with progress_bar(as_json) as bar:
         task = bar.add_task("consolidating", total=sessions)
         figures = run_formation_bench(
@@ -320,6 +335,63 @@ def formation(
     )
     timing = figures["consolidation_ms"]
     typer.echo(f"consolidation per episode: p50 {timing['p50']} ms, max {timing['max']} ms")
+
+
+_REPLAY_ROWS = (
+    ("growth (last third / first third)", "growth_ratio"),
+    ("duplicate rate", "duplicate_rate"),
+    ("precision", "precision"),
+    ("consequential recall: formed", "consequential_recall.formed"),
+    ("consequential recall: injected", "consequential_recall.injected"),
+    ("dead-end recall", "dead_end_recall"),
+    ("contradictions unresolved", "contradictions_unresolved"),
+    ("no-fabrication", "no_fabrication"),
+    ("hostile beliefs", "hostile_beliefs"),
+    ("injected tokens per prompt: median", "injected_tokens_median"),
+    ("injected tokens per prompt: p95", "injected_tokens.per_prompt_p95"),
+    ("injected tokens per session: median", "injected_tokens.per_session_median"),
+    ("prompts injected that should not be", "unwanted_injections"),
+    ("memories formed / live at the end", "formed_live"),
+    ("ms per session (median) / per event", "ms"),
+)
+
+
+def _field(figures: dict[str, Any], key: str) -> object:
+    if key == "formed_live":
+        return f"{figures['formed']} / {figures['live']}"
+    if key == "ms":
+        return f"{figures['ms_per_session']} / {figures['ms_per_event']}"
+    value: Any = figures
+    for part in key.split("."):
+        value = value[part]
+    return "-" if value is None else value
+
+
+def _replay_formation(directory: Path, host: str, as_json: bool) -> None:
+    total = len(list(directory.glob("*.jsonl"))) if directory.is_dir() else 0
+    with progress_bar(as_json) as bar:
+        task = bar.add_task("replaying sessions", total=total)
+        figures = run_replay_bench(directory, host, progress=lambda n: bar.advance(task, n))
+    if as_json:
+        print_json(figures)
+        return
+    typer.echo(
+        f"{figures['sessions']} sessions, {figures['projects']} projects, "
+        f"{figures['events']} events ({figures['unreadable_lines']} unreadable lines)"
+    )
+    typer.echo(f"{'':<38} {'graphmem':>12} {'raw capture':>12}")
+    for label, key in _REPLAY_ROWS:
+        ours, raw = _field(figures, key), _field(figures["baseline"], key)
+        typer.echo(f"{label:<38} {ours!s:>12} {raw!s:>12}")
+    detector = figures["duplicate_detector"]
+    if "by_threshold" in detector:
+        typer.echo(
+            f"duplicate detector on {detector['pairs']} labelled pairs "
+            f"({detector['positives']} same), precision / recall by cosine threshold "
+            f"(used: {detector['threshold']}):"
+        )
+        for threshold, scores in detector["by_threshold"].items():
+            typer.echo(f"  {threshold}: {scores['precision']} / {scores['recall']}")
 
 
 @app.command()
