@@ -146,8 +146,8 @@ def plan_session(
     plan.kind = _session_kind(new, fresh, plan.paths)
     plan.segments = _segments(new, root)
     evidence = _Evidence({record.n: record for record in records}, root, signals, symbols or {})
-    scored: list[tuple[int, int, Candidate]] = []
-    for index, signal in enumerate(fresh):
+    scored: list[tuple[SignalKind, Candidate]] = []
+    for signal in fresh:
         made = _candidate(signal, signals, evidence)
         _episode_item(plan, signal, evidence)
         if made is None:
@@ -155,17 +155,39 @@ def plan_session(
         if signal.kind is SignalKind.CO_EDITED and made.state is not BeliefState.ACTIVE:
             plan.rejected.append(Rejected(made.statement, "frequency"))
             continue
-        if signal.untrusted:
+        if not _trusted(signal):
             plan.rejected.append(Rejected(made.statement, "trust"))
             continue
-        scored.append((-_SCORES.get(signal.kind, 0), index, made))
-    scored.sort(key=lambda entry: (entry[0], entry[1]))
-    for rank, (_, _, candidate) in enumerate(scored):
-        if plan.kind != "working" or rank >= CAP_PER_SESSION:
-            plan.rejected.append(Rejected(candidate.statement, "cap"))
-        else:
-            plan.candidates.append(candidate)
+        scored.append((signal.kind, made))
+    plan.candidates, capped = _score_and_cap(plan.kind, scored)
+    plan.rejected.extend(Rejected(candidate.statement, "cap") for candidate in capped)
     return plan
+
+
+def _trusted(signal: Signal) -> bool:
+    """The trust gate: whether a signal may form a belief (none of its evidence untrusted)."""
+    return not signal.untrusted
+
+
+def _score_and_cap(
+    kind: str, scored: Sequence[tuple[SignalKind, Candidate]]
+) -> tuple[list[Candidate], list[Candidate]]:
+    """The score and cap gate: (what goes on to formation, best first; what it holds back).
+
+    A session that is not ``working`` (read-only, docs-only) earns nothing; otherwise the
+    best :data:`CAP_PER_SESSION` by their signal's score go on, ties in the session's
+    order.
+
+    Args:
+        kind: The session's kind (:func:`_session_kind`).
+        scored: Each candidate with the kind of signal it came from, in the session's
+            order.
+    """
+    ranked = sorted(enumerate(scored), key=lambda entry: (-_SCORES.get(entry[1][0], 0), entry[0]))
+    candidates = [candidate for _, (_, candidate) in ranked]
+    if kind != "working":
+        return [], candidates
+    return candidates[:CAP_PER_SESSION], candidates[CAP_PER_SESSION:]
 
 
 @dataclass(frozen=True)
@@ -183,11 +205,7 @@ class _Evidence:
         Where is the path, or the symbol it changed and the path. A fix leaves out the
         edits of a dead end (a try and its revert): they are not what fixed it.
         """
-        abandoned = (
-            {n for s in self.signals if s.kind is SignalKind.DEAD_END for n in s.evidence}
-            if signal.kind is SignalKind.FIX
-            else set()
-        )
+        abandoned = _abandoned(signal, self.signals)
         found: list[tuple[str, str]] = []
         for offset in signal.evidence:
             if offset in abandoned:
@@ -233,6 +251,17 @@ class _Evidence:
 
     def relative(self, path: str) -> str | None:
         return _relative(path, self.root)
+
+
+def _abandoned(signal: Signal, signals: Sequence[Signal]) -> set[int]:
+    """The validation gate on evidence: the offsets a signal's statement must not rest on.
+
+    Abandoned work forms only a ``dead_end``: a fix leaves out the edits of every dead end
+    (a try and its revert), which are not what fixed it.
+    """
+    if signal.kind is not SignalKind.FIX:
+        return set()
+    return {n for s in signals if s.kind is SignalKind.DEAD_END for n in s.evidence}
 
 
 def _candidate(signal: Signal, signals: Sequence[Signal], evidence: _Evidence) -> Candidate | None:

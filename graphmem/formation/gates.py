@@ -133,6 +133,19 @@ def same_content(
 # --- the gates ------------------------------------------------------------------------
 
 
+def trust_gate(episode: Episode, candidates: Sequence[Candidate], reject: Reject) -> bool:
+    """Whether the episode may form beliefs (rule 5).
+
+    An untrusted episode's candidates are all held back, for a later trusted episode
+    to affirm.
+    """
+    if episode.trust is not Trust.UNTRUSTED:
+        return True
+    for candidate in candidates:
+        reject(candidate, "trust", None, None)
+    return False
+
+
 def tombstone_gate(
     candidates: Sequence[Candidate], forgotten: set[str], reject: Reject
 ) -> list[Candidate]:
@@ -424,9 +437,7 @@ def decide(
             }
         )
 
-    if policy.trust_gate and episode.trust is Trust.UNTRUSTED:
-        for candidate in candidates:
-            reject(candidate, "trust")
+    if policy.trust_gate and not trust_gate(episode, candidates, reject):
         return decision
     bound = max(CONSIDERED_PER_EPISODE, policy.caps[episode.kind])
     kept = consideration_bound(candidates, bound, reject)

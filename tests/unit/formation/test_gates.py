@@ -22,6 +22,7 @@ from graphmem.models import (
     EvidenceRole,
     FormationPolicy,
     Outcome,
+    Sensitivity,
     Trust,
 )
 from graphmem.store.formation import HeldBack, LiveBelief, Slot, StoredCorrection
@@ -223,3 +224,10 @@ def test_a_correction_that_rewrites_into_forgotten_content_forms_nothing() -> No
     )
     decided = _run(episode, context)
     assert _statements(decided) == [] and _gates(decided) == ["rejection"]
+
+
+def test_a_formed_belief_is_as_sensitive_as_its_episode() -> None:
+    for level in (Sensitivity.CONFIDENTIAL, Sensitivity.SECRET, Sensitivity.PUBLIC):
+        episode = _episode(["Acme's renewal discount is 18 percent"])
+        decided = _run(episode.model_copy(update={"sensitivity": level}), Context())
+        assert [belief.sensitivity for _, belief, _ in decided.writes.created] == [level]
