@@ -187,6 +187,11 @@ def _clean(text: str) -> str:
     return _CONTROL.sub("", _ANSI.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
 
 
+FOLD_MARKS = frozenset({"time", "url", "tmp", "hex", "dur", "n"})
+"""The words of the placeholders :func:`_fold` puts where runs differ (``<n>``, ``<dur>``
+...): a signature quoted in a statement holds them, not words of the output."""
+
+
 def _fold(line: str) -> str:
     """One output line with what varies between runs folded to placeholders."""
     line = _TIMESTAMP.sub("<time>", line)
@@ -965,7 +970,9 @@ def _rejections(session: _Session) -> list[Signal]:
 _FENCE = re.compile(r"(?ms)^\s*(```|~~~).*?(?:^\s*\1[^\n]*$|\Z)")
 _QUOTED_LINE = re.compile(r"(?m)^\s*>.*$")
 _QUOTED_SPAN = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
+_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+(?:[.!?]+|$)", re.MULTILINE)
+"""A sentence of a prompt whose quoted spans are masked: it ends at ``.``, ``!`` or ``?``
+before a space or the end, so ``package-lock.json`` and ``e.g.`` do not end one."""
 _LEAD = (
     r"^(?:(?:please|pls|and|also|but|so|ok(?:ay)?|remember|note|important|we)\b[\s,:]*"
     r"|(?:you|we) (?:should|must|need to|have to)\s+)*"
@@ -998,9 +1005,12 @@ def _rules(session: _Session) -> list[Signal]:
     found: dict[str, list[_Prompt]] = defaultdict(list)
     texts: dict[str, str] = {}
     for prompt in session.prompts:
-        for match in _SENTENCE.finditer(_unquoted(prompt.text)):
-            sentence = match.group(0).strip(" \t-*\u2022")
-            masked = _QUOTED_SPAN.sub(lambda m: "_" * len(m.group(0)), sentence)
+        text = _unquoted(prompt.text)
+        masked_text = _QUOTED_SPAN.sub(lambda m: "_" * len(m.group(0)), text)
+        for match in _SENTENCE.finditer(masked_text):  # `go vet ./...` ends no sentence
+            start, end = match.span()
+            sentence = text[start:end].strip(" \t-*\u2022")
+            masked = masked_text[start:end].strip(" \t-*\u2022")
             if sentence.endswith("?") or _QUESTION_START.match(masked):
                 continue
             if not _RULE.search(masked):

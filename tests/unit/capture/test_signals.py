@@ -544,6 +544,17 @@ def test_rules_from_prompts() -> None:
     assert all(signal.evidence == (0,) for signal in s.of(SignalKind.RULE))
 
 
+def test_a_rule_is_not_cut_at_a_dot_inside_a_command_or_a_file_name() -> None:
+    s = Session().prompt(
+        "Always run `go vet ./...` before you push. "
+        "Use `pnpm install` from now on; package-lock.json is gone. Thanks."
+    )
+    assert [signal.text for signal in s.of(SignalKind.RULE)] == [
+        "Always run `go vet ./...` before you push.",
+        "Use `pnpm install` from now on; package-lock.json is gone.",
+    ]
+
+
 def test_rules_in_other_languages_and_preferences() -> None:
     s = (
         Session()
