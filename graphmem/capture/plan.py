@@ -200,7 +200,7 @@ class _Evidence:
     symbols: Mapping[int, Sequence[EditedSymbol]]
 
     def edits(self, signal: Signal) -> list[tuple[str, str]]:
-        """(where, first line of the new text) of each edit among the signal's evidence.
+        """(where, first changed line of the new text) of each edit among the signal's evidence.
 
         Where is the path, or the symbol it changed and the path. A fix leaves out the
         edits of a dead end (a try and its revert): they are not what fixed it.
@@ -217,7 +217,9 @@ class _Evidence:
             new = record.event.tool_input.get("new_string") or record.event.tool_input.get(
                 "content"
             )
-            line = next((ln.strip() for ln in str(new or "").splitlines() if ln.strip()), "")
+            line = _changed_line(
+                str(record.event.tool_input.get("old_string") or ""), str(new or "")
+            )
             changed = self.symbols.get(offset, ())
             if path is not None:
                 where = f"`{changed[0].qualname}` in {path}" if changed else path
@@ -251,6 +253,17 @@ class _Evidence:
 
     def relative(self, path: str) -> str | None:
         return _relative(path, self.root)
+
+
+def _changed_line(old: str, new: str) -> str:
+    """The first non-blank line of ``new`` whose text ``old`` does not hold (else its first).
+
+    An edit's new text often opens with what it kept (``let candidates = [``, a line of
+    the old text or a piece of one reflowed); the line it changed is what tells one try
+    from another.
+    """
+    lines = [line.strip() for line in new.splitlines() if line.strip()]
+    return next((line for line in lines if line not in old), lines[0] if lines else "")
 
 
 def _abandoned(signal: Signal, signals: Sequence[Signal]) -> set[int]:

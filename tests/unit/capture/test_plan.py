@@ -6,6 +6,7 @@ tests the gates' mutants must turn red (tests/mutants.py).
 
 from __future__ import annotations
 
+from graphmem.capture import plan
 from graphmem.capture.plan import CAP_PER_SESSION, Rejected, SessionPlan, plan_session
 from graphmem.capture.signals import SignalKind
 from graphmem.models import BeliefState, BeliefType
@@ -167,3 +168,11 @@ def test_the_best_candidates_go_on_dead_ends_first_and_the_rest_are_capped() -> 
         Rejected(rules[4], "cap"),
         Rejected("The project builds with `make build`.", "cap"),
     ]
+
+
+def test_an_edit_is_quoted_by_the_line_it_changed_not_the_first_it_kept() -> None:
+    old = "let candidates = [(x - 1, y), (x + 1, y)];\n"  # reflowed onto several lines
+    new = "let candidates = [\n    (x.saturating_sub(1), y),\n    (x + 1, y),\n];\n"
+    assert plan._changed_line(old, new) == "(x.saturating_sub(1), y),"
+    assert plan._changed_line("", "\n  fn main() {}\n") == "fn main() {}"  # a new file
+    assert plan._changed_line("a\n", "a\n") == "a"  # nothing changed: the first line
