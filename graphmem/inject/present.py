@@ -2,9 +2,9 @@
 
 Three presenters, one per moment a hook may add context:
 
-- the **brief** at session start: the project's dead ends and fixes, its rules and
-  preferences, how it builds and tests, recent decisions, and what turned stale, in
-  that priority under a token budget, rendered grouped by section;
+- the **brief** at session start: the user's rules and preferences, how the project
+  builds and tests, its dead ends and fixes, recent decisions, and what turned stale,
+  in that priority under a token budget, rendered grouped by section;
 - **prompt** recall: the few items above the relevance floor;
 - **before a command**: the dead ends and fixes recorded for that command, and those of
   the error signatures it failed with before.
@@ -63,16 +63,23 @@ class _Section:
 
 
 _SECTIONS = (
-    _Section("Dead ends (approaches tried and abandoned)", lambda i: i.type is BeliefType.DEAD_END),
-    _Section("Fixes that worked", lambda i: i.type is BeliefType.LESSON),
     _Section("Rules and preferences the user stated", lambda i: i.type is BeliefType.PREFERENCE),
     _Section(
         "How the project builds and tests",
         lambda i: i.type is BeliefType.FACT and "`" in i.statement,
     ),
+    _Section("Dead ends (approaches tried and abandoned)", lambda i: i.type is BeliefType.DEAD_END),
+    _Section("Fixes that worked", lambda i: i.type is BeliefType.LESSON),
     _Section("Recent decisions", lambda i: i.type is BeliefType.DECISION),
 )
-"""The brief's sections, in priority order; an item goes in the first that takes it."""
+"""The brief's sections, in priority order; an item goes in the first that takes it.
+
+The user's rules and the build and test commands come first: they are short, hold for
+every task of the session, and are injected nowhere else unless a prompt asks after
+them, while dead ends and fixes, long lines each, come again before the command they
+concern and for a prompt about their error. Dead ends first (until issue 37) let two
+of them fill a 400-token brief: on the ``bench/formation`` replay the user's rules then
+never reached a later session."""
 
 SAME_ERROR = "the same error"
 """What a line says for an error a line above it quoted."""

@@ -67,7 +67,7 @@ def test_the_brief_reads_in_sections_by_priority_as_facts() -> None:
     shown = present.brief(offered, "shop", TRACE, 1000, _words)
     text = shown.text
     assert (
-        text.index("Dead ends") < text.index("Fixes") < text.index("Rules") < text.index("builds")
+        text.index("Rules") < text.index("builds") < text.index("Dead ends") < text.index("Fixes")
     )
     assert 'The user said: "Always use uv, never pip"' in text  # quoted, not an order
     assert "[00000000000" not in text and "[" + DEAD_END.id[-8:] + "]" in text
@@ -82,7 +82,7 @@ def test_the_brief_keeps_to_its_budget_highest_priority_first() -> None:
     offered = _offer(BUILD, RULE, FIX, DEAD_END)
     whole = present.brief(offered, "shop", TRACE, 1000, _words)
     tight = present.brief(offered, "shop", TRACE, whole.tokens - 5, _words)
-    assert DEAD_END in tight.items and BUILD not in tight.items
+    assert RULE in tight.items and BUILD in tight.items and FIX not in tight.items
     assert tight.tokens <= whole.tokens - 5
 
 
