@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from graphmem.capture.event import EDIT_TOOLS, EventKind, SpoolRecord
-from graphmem.capture.signals import Signal, SignalKind, normalise_command
+from graphmem.capture.signals import Signal, SignalKind, normalise_command, replaced_terms
 from graphmem.capture.symbols import EditedSymbol
 from graphmem.formation.extract import Candidate
 from graphmem.models import Authority, BeliefState, BeliefType, EvidenceRole, Outcome
@@ -226,6 +226,11 @@ class _Evidence:
                 found.append((where, line[:MAX_SNIPPET]))
         return found
 
+    def replaced(self, signal: Signal) -> tuple[str, ...]:
+        """What the prompts a rule was stated in say it replaces (``replaced_terms``)."""
+        prompts = [self.records[n].event.prompt or "" for n in signal.evidence if n in self.records]
+        return replaced_terms("\n".join(prompts))
+
     def anchor(self, signal: Signal) -> tuple[str, str] | None:
         """(key, hash) of the first symbol the signal's edits changed, if any."""
         for offset in signal.evidence:
@@ -294,6 +299,7 @@ def _candidate(signal: Signal, signals: Sequence[Signal], evidence: _Evidence) -
             state,
             EvidenceRole.DECISION,
             authority=Authority.USER,
+            replaces=evidence.replaced(signal),
         )
     if signal.kind in (SignalKind.BUILD_COMMAND, SignalKind.TEST_COMMAND):
         return Candidate(statement, BeliefType.FACT, state, EvidenceRole.OBSERVATION)

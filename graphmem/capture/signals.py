@@ -995,6 +995,41 @@ _QUESTION_START = re.compile(
 )
 
 
+_TERM = r"`?([\w][\w.+/-]*)`?"
+_REPLACED = re.compile(
+    r"\b(?:moved|switched|migrated|changed|gone|went|ported)\s+(?:\w+\s+){0,2}?from\s+"
+    + _TERM
+    + r"\s+(?:over\s+)?to\b"
+    r"|\breplaced?\s+" + _TERM + r"\s+(?:with|by)\b"
+    r"|\b(?:instead of|rather than)\s+(?:using\s+|running\s+)?"
+    + _TERM
+    + r"|\bno longer\s+(?:use|uses|using|run|runs|need|needs)\s+"
+    + _TERM
+    + r"|\buse\s+`?[\w.+/-]+`?\s*,\s*not\s+"
+    + _TERM
+    + r"|"
+    + _TERM
+    + r"\s+is\s+(?:gone|dropped|removed|deprecated)\b",
+    re.IGNORECASE,
+)
+_NOT_A_TERM = frozenset({"it", "this", "that", "these", "those", "them", "the", "a", "an"})
+
+
+def replaced_terms(text: str) -> tuple[str, ...]:
+    """What a prompt says was replaced, in its own words, lowercased and in order.
+
+    "We moved from npm to pnpm", "black is gone", "use uv, not pip", "instead of
+    `make`", "replace Jest with Vitest": ``npm``, ``black``, ``pip``, ``make``, ``jest``.
+    """
+    found: list[str] = []
+    for match in _REPLACED.finditer(_unquoted(text)):
+        term = next(group for group in match.groups() if group is not None)
+        term = term.lower().rstrip("./+-")  # a sentence's full stop is not the name's
+        if term not in _NOT_A_TERM and len(term) > 1:
+            found.append(term)
+    return tuple(dict.fromkeys(found))
+
+
 def _unquoted(text: str) -> str:
     """A prompt without fenced code and block quotes."""
     return _QUOTED_LINE.sub("", _FENCE.sub("", text))

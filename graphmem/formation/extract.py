@@ -38,6 +38,9 @@ class Candidate:
     anchor: tuple[str, str] | None = None
     """The (key, content hash) of the code symbol it is about (session capture: the symbol
     its edits changed), stored as the belief's anchor as is."""
+    replaces: tuple[str, ...] = ()
+    """Words of what the user said this rule replaces ("we moved from npm to pnpm":
+    ``npm``): a live fact, rule or decision of the project naming one conflicts with it."""
 
 
 class Extractor(Protocol):

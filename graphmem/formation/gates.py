@@ -14,6 +14,7 @@ is testable on its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
@@ -90,6 +91,8 @@ class Survivor:
 
     candidate: Candidate
     vector: Vectors
+    near: list[tuple[LiveBelief, float]] = field(default_factory=list)
+    """Its nearest live beliefs (the novelty gate's neighbours), best first."""
 
 
 @dataclass
@@ -340,6 +343,41 @@ def resolve(
     return supersessions, conflicts
 
 
+RULE_TYPES = frozenset({BeliefType.FACT, BeliefType.PREFERENCE, BeliefType.DECISION})
+"""Beliefs that say how things are: what a replacing rule contradicts. A dead end or a
+fix that names the replaced tool records what happened, and stays true."""
+
+
+def replaced_conflicts(
+    created: Sequence[tuple[str, Survivor]], project: str
+) -> list[tuple[str, str]]:
+    """A new rule that replaces something conflicts with what still names it.
+
+    "We moved from npm to pnpm" leaves "always install with `npm install`" and "the
+    tests run with `npm test`" standing, with no slot in common. So a created candidate
+    with ``replaces`` words conflicts with each of its near live beliefs (the novelty
+    gate's neighbours) that is a fact, rule or decision of this project and names one of
+    them as a whole word (``npm``, not ``pnpm``). Neither is retired: the user sees both,
+    flagged, and settles it (the old rule may hold more than the replaced part).
+
+    Returns:
+        Conflicts as (new id, live id).
+    """
+    found: list[tuple[str, str]] = []
+    for belief_id, survivor in created:
+        words = survivor.candidate.replaces
+        if not words:
+            continue
+        pattern = re.compile(
+            r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?![\w-])", re.IGNORECASE
+        )
+        for live, _ in survivor.near:
+            named = live.type in RULE_TYPES and project in live.origins
+            if named and pattern.search(live.statement):
+                found.append((belief_id, live.id))
+    return found
+
+
 def affirmations(
     formed: Sequence[tuple[str, Survivor]],
     held: Sequence[HeldBack],
@@ -457,6 +495,8 @@ def decide(
     reinforced: dict[str, Survivor] = {}  # belief id → the candidate that repeated it
     if policy.novelty_gate and survivors:
         neighbours = context.neighbours([s.vector for s in survivors])
+        for survivor, near in zip(survivors, neighbours, strict=True):
+            survivor.near = near
         survivors = novelty_gate(
             survivors, neighbours, policy.novelty_threshold, reinforced, reject
         )
@@ -478,6 +518,9 @@ def decide(
         )
         holders = context.slot_holders(slots) if slots else {}
         writes.supersessions, writes.conflicts = resolve(created, holders, policy.authority)
+        for pair in replaced_conflicts(created, episode.project):
+            if pair not in writes.conflicts:
+                writes.conflicts.append(pair)
     support = {
         (belief_id, episode.id): survivor.candidate.role.value
         for belief_id, survivor in reinforced.items()

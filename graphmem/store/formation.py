@@ -50,6 +50,8 @@ class LiveBelief:
     type: BeliefType
     statement: str
     subject: str | None
+    origins: tuple[str, ...] = ()
+    """The projects it was learned in."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,14 @@ def live_beliefs(db: Database, principal: str, seqs: Sequence[int]) -> dict[int,
     """The live beliefs among these creation seqs, by seq."""
     records = db.read("formation/live_by_seq", principal=principal, seqs=list(seqs))
     return {
-        r["seq"]: LiveBelief(r["seq"], r["id"], BeliefType(r["type"]), r["statement"], r["subject"])
+        r["seq"]: LiveBelief(
+            r["seq"],
+            r["id"],
+            BeliefType(r["type"]),
+            r["statement"],
+            r["subject"],
+            tuple(r["origins"] or ()),
+        )
         for r in records
     }
 

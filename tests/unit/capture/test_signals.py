@@ -16,6 +16,7 @@ from graphmem.capture.signals import (
     derive_signals,
     error_signature,
     normalise_command,
+    replaced_terms,
 )
 
 CWD = "/home/alice/proj"
@@ -553,6 +554,19 @@ def test_a_rule_is_not_cut_at_a_dot_inside_a_command_or_a_file_name() -> None:
         "Always run `go vet ./...` before you push.",
         "Use `pnpm install` from now on; package-lock.json is gone.",
     ]
+
+
+def test_what_a_prompt_says_was_replaced() -> None:
+    assert replaced_terms(
+        "We moved from npm to pnpm. Use `pnpm install` from now on; yarn is gone."
+    ) == ("npm", "yarn")
+    assert replaced_terms("Use uv, not pip! Replace Jest with Vitest.") == ("pip", "jest")
+    assert replaced_terms("Build with `make` instead of `just`; we no longer use tox") == (
+        "just",
+        "tox",
+    )
+    assert replaced_terms("We switched CI to nextest. Do it instead of that.") == ()
+    assert replaced_terms("```\nmoved from a to b\n```") == ()  # code is not what they said
 
 
 def test_rules_in_other_languages_and_preferences() -> None:

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 import numpy as np
 
 from graphmem.content import statement_digest
-from graphmem.formation.extract import StructuredExtractor
-from graphmem.formation.gates import Decision, Neighbours, decide
+from graphmem.formation.extract import Candidate, StructuredExtractor
+from graphmem.formation.gates import Decision, Neighbours, Survivor, decide, replaced_conflicts
 from graphmem.models import (
     Authority,
+    BeliefState,
     BeliefType,
     CorrectionKind,
     Episode,
@@ -231,3 +232,31 @@ def test_a_formed_belief_is_as_sensitive_as_its_episode() -> None:
         episode = _episode(["Acme's renewal discount is 18 percent"])
         decided = _run(episode.model_copy(update={"sensitivity": level}), Context())
         assert [belief.sensitivity for _, belief, _ in decided.writes.created] == [level]
+
+
+def test_a_rule_that_replaces_a_tool_conflicts_with_what_still_names_it() -> None:
+    def live(n: int, statement: str, kind: BeliefType, origins: tuple[str, ...]) -> LiveBelief:
+        return LiveBelief(n, f"b-{n}", kind, statement, None, origins)
+
+    near = [
+        live(1, "We use npm: always install with `npm install`.", BeliefType.PREFERENCE, ("shop",)),
+        live(2, "The project's tests run with `npm test`.", BeliefType.FACT, ("shop",)),
+        live(3, "`npm test` failed with X; it passed after Y.", BeliefType.LESSON, ("shop",)),
+        live(4, "Install with `npm install`.", BeliefType.PREFERENCE, ("other",)),
+        live(5, "The project's tests run with `pnpm test`.", BeliefType.FACT, ("shop",)),
+    ]
+    rule = Candidate(
+        "Use `pnpm install` from now on.",
+        BeliefType.PREFERENCE,
+        BeliefState.PROVISIONAL,
+        EvidenceRole.DECISION,
+        replaces=("npm",),
+    )
+    survivor = Survivor(rule, _embed([rule.statement])[0], [(b, 0.8) for b in near])
+    # Not the fix (what happened stays true), not another project's, not pnpm's.
+    assert replaced_conflicts([("b-new", survivor)], "shop") == [
+        ("b-new", "b-1"),
+        ("b-new", "b-2"),
+    ]
+    plain = Survivor(replace(rule, replaces=()), survivor.vector, survivor.near)
+    assert replaced_conflicts([("b-new", plain)], "shop") == []
