@@ -124,6 +124,7 @@ class AsyncGraphMem:
     search_episodes = _awaitable(GraphMem.search_episodes)
     snapshot = _awaitable(GraphMem.snapshot)
     reindex = _awaitable(GraphMem.reindex)
+    reembed = _awaitable(GraphMem.reembed)
     get_trace = _awaitable(GraphMem.get_trace)
     cite = _awaitable(GraphMem.cite)
     hints = _awaitable(GraphMem.hints)

@@ -180,6 +180,7 @@ class GraphMem:
     cite = _forward(lambda mem: mem._recall, Recall.cite)
     sweep_traces = _forward(lambda mem: mem._recall, Recall.sweep_traces)
     reindex = _forward(lambda mem: mem._recall, Recall.reindex)
+    reembed = _forward(lambda mem: mem._recall, Recall.reembed)
 
     # --- code anchors (Code) ---------------------------------------------------
 

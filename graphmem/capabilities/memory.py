@@ -69,7 +69,7 @@ class Memory(Capability):
         """
         parsed = parse(NewEpisode, episode)
         episode_id = episode_store.create_episodes(
-            self._db, self._principal, [parsed], row_numbers=False
+            self._db, self._principal, [parsed], row_numbers=False, encode=self._engine.encoder()
         )[0]
         if consolidate:
             self._formation.consolidate(episode_id)
@@ -88,7 +88,9 @@ class Memory(Capability):
                 earlier row, with other fields (``details`` names the ``row``).
         """
         parsed = parse_batch(NewEpisode, episodes, "episodes")
-        return episode_store.create_episodes(self._db, self._principal, parsed, row_numbers=True)
+        return episode_store.create_episodes(
+            self._db, self._principal, parsed, row_numbers=True, encode=self._engine.encoder()
+        )
 
     def get_episode(self, episode_id: str) -> Episode:
         """Returns one episode of this principal.
@@ -164,9 +166,9 @@ class Memory(Capability):
             "idempotency_key": idempotency_key,
         }
         parsed = parse(NewBelief, fields)
-        return belief_store.create_beliefs(self._db, self._principal, [parsed], row_numbers=False)[
-            0
-        ]
+        return belief_store.create_beliefs(
+            self._db, self._principal, [parsed], row_numbers=False, encode=self._engine.encoder()
+        )[0]
 
     def believe_many(self, beliefs: Iterable[NewBelief | Mapping[str, Any]]) -> list[str]:
         """States beliefs in one all-or-nothing transaction; returns ids in order.
@@ -181,7 +183,9 @@ class Memory(Capability):
                 earlier row, with other fields (``details`` names the ``row``).
         """
         parsed = parse_batch(NewBelief, beliefs, "beliefs")
-        return belief_store.create_beliefs(self._db, self._principal, parsed, row_numbers=True)
+        return belief_store.create_beliefs(
+            self._db, self._principal, parsed, row_numbers=True, encode=self._engine.encoder()
+        )
 
     def supersede(
         self,
@@ -219,7 +223,9 @@ class Memory(Capability):
         fields = {"statement": new} if isinstance(new, str) else new
         changes = parse(BeliefChanges, fields)
         checked_reason = parse(ChangeReason, {"reason": reason}).reason
-        return belief_store.supersede(self._db, self._principal, old_id, changes, checked_reason)
+        return belief_store.supersede(
+            self._db, self._principal, old_id, changes, checked_reason, self._engine.encoder()
+        )
 
     def retire(self, belief_id: str, reason: str, actor: Authority | str = "agent") -> bool:
         """Retires a live belief: it was true until now and is no longer.
@@ -286,7 +292,9 @@ class Memory(Capability):
                 field=missing,
                 rule="required",
             )
-        return corrections.correct(self._db, self._principal, belief_id, correction)
+        return corrections.correct(
+            self._db, self._principal, belief_id, correction, self._engine.encoder()
+        )
 
     def forget(self, belief_id: str, actor: Authority | str = "user") -> None:
         """Deletes a belief and its text everywhere, keeping only a tombstone (rule 7).

@@ -8,7 +8,7 @@ are derived from the graph and can be rebuilt at any time.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 
 from graphmem.capabilities.context import Capability
@@ -35,6 +35,7 @@ from graphmem.store.sensitivity import raise_stored_secrets
 from graphmem.store.traces import OPERATOR_EXPIRED, OPERATOR_PREFIX
 from graphmem.trust.sensitivity import Sensitivity, parse_sensitivity
 from graphmem.validation import PATTERN_WORDS, check_id, check_project, parse
+from graphmem.vectors.stored import REEMBED_BATCH, reembed
 
 
 def _check_cited(item_ids: object) -> list[str]:
@@ -220,6 +221,39 @@ class Recall(Capability):
         rebuilt["entities"] = relink_entities(self._db, self._principal)
         rebuilt["secrets"] = raise_stored_secrets(self._db, self._principal)
         return rebuilt
+
+    def reembed(
+        self,
+        *,
+        batch: int = REEMBED_BATCH,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> dict[str, int]:
+        """Embeds and stores the vectors of every item stored without this model's.
+
+        Writes store their vectors as they go, and a view embeds an item it finds
+        without them; this is the explicit migration after a model change, or for
+        memory written before vectors were stored. Each batch commits on its own, so
+        a stopped run resumes where it stopped.
+
+        Args:
+            batch: Items per transaction (1 to 10,000).
+            progress: Called after each batch with (items done, items to do).
+
+        Returns:
+            Per surface (``belief``, ``episode``), the items embedded.
+
+        Raises:
+            InvalidInput: ``batch`` is out of range.
+        """
+        if not 1 <= batch <= 10_000:
+            raise InvalidInput("batch: must be between 1 and 10,000", field="batch", rule="range")
+        return reembed(
+            self._db,
+            self._principal,
+            self._engine.embedder(),
+            batch,
+            progress or (lambda done, total: None),
+        )
 
     def get_trace(self, trace_id: str, *, operator: bool = False) -> dict[str, Value]:
         """Returns a recall trace of this principal.

@@ -1,4 +1,4 @@
-"""Recall commands: recall (beliefs), search (episodes), trace, reindex."""
+"""Recall commands: recall (beliefs), search (episodes), trace, reembed, reindex."""
 
 import json
 from datetime import datetime
@@ -16,9 +16,11 @@ from graphmem.cli._common import (
     handles_errors,
     open_memory,
     print_json,
+    progress_task,
     time_option,
 )
 from graphmem.models import EpisodeSearchResult, RecallResult
+from graphmem.vectors.stored import REEMBED_BATCH
 
 ProjectOption = Annotated[
     str | None, typer.Option(help="The project asked about (weights, anchors).")
@@ -167,6 +169,31 @@ def register(app: typer.Typer) -> None:
             value = shown[key]
             text = value if isinstance(value, str) else json.dumps(value, default=str)
             typer.echo(f"{key:<28} {text}")
+
+    @app.command()
+    @handles_errors
+    def reembed(
+        batch: Annotated[
+            int, typer.Option(min=1, max=10_000, help="Items embedded per transaction.")
+        ] = REEMBED_BATCH,
+        principal: PrincipalOption = None,
+        data_dir: DataDirOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Embed and store the vectors of every item stored without this model's.
+
+        The migration after a model change, or for memory written before writes stored
+        their vectors. Batches commit one by one: stopped, it resumes where it stopped.
+        """
+        with (
+            open_memory(principal, data_dir) as memory,
+            progress_task(as_json, "embedding") as report,
+        ):
+            done = memory.reembed(batch=batch, progress=report)
+        if as_json:
+            print_json({"embedded": done})
+        else:
+            typer.echo(f"embedded {done['belief']} beliefs and {done['episode']} episodes")
 
     @app.command()
     @handles_errors

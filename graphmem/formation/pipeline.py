@@ -26,6 +26,7 @@ from graphmem.models import (
 )
 from graphmem.store import formation as store
 from graphmem.store.database import Database
+from graphmem.store.embeddings import Encoder
 from graphmem.store.formation import (
     HeldBack,
     LiveBelief,
@@ -35,6 +36,7 @@ from graphmem.store.formation import (
     commit_formation,
 )
 from graphmem.vectors.protocol import Vectors
+from graphmem.vectors.stored import encoder
 from graphmem.vectors.views import SemanticView
 
 NOVELTY_NEIGHBOURS = 10
@@ -128,7 +130,7 @@ def consolidate(
     for _ in range(ATTEMPTS):
         decision = decide(episode, extractor.extract(episode), policy, context)
         try:
-            return _committed(db, principal, decision)
+            return _committed(db, principal, decision, encoder(view.embedder))
         except StaleDecision:
             continue
     raise ConcurrentWrite(
@@ -139,9 +141,11 @@ def consolidate(
     )
 
 
-def _committed(db: Database, principal: str, decision: Decision) -> ConsolidationResult:
+def _committed(
+    db: Database, principal: str, decision: Decision, encode: Encoder
+) -> ConsolidationResult:
     writes = decision.writes
-    outcome = commit_formation(db, principal, writes)
+    outcome = commit_formation(db, principal, writes, encode)
     if outcome is None:
         return ConsolidationResult(episode_id=writes.episode_id, already_consolidated=True)
     return ConsolidationResult(

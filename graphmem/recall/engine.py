@@ -61,6 +61,7 @@ from graphmem.recall.screen import placeholder, screen
 from graphmem.settings import FeedbackSettings
 from graphmem.store import recall as store
 from graphmem.store.database import Database
+from graphmem.store.embeddings import Encoder, save_vectors
 from graphmem.store.events import view_events
 from graphmem.store.ids import new_id
 from graphmem.store.recall import BeliefCandidate, Candidate, EpisodeCandidate, Fetched, merged
@@ -68,6 +69,7 @@ from graphmem.store.traces import TraceRecord, TraceWriter
 from graphmem.trust.sensitivity import Sensitivity
 from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.protocol import Embedder
+from graphmem.vectors.stored import encoder
 from graphmem.vectors.views import (
     SYNC_BATCH,
     SemanticView,
@@ -182,8 +184,17 @@ class RecallEngine:
                     surface,
                     self._embedder_factory(),
                     self._views_dir,
+                    sink=partial(save_vectors, self.db, self.principal),
                 )
             return self._views[surface]
+
+    def embedder(self) -> Embedder:
+        """The client's embedder (loaded on first use)."""
+        return self._embedder_factory()
+
+    def encoder(self) -> Encoder:
+        """Embeds what this client writes, once, for every view (store/embeddings.py)."""
+        return encoder(self._embedder_factory())
 
     def warm(self) -> None:
         """Loads the embedder and both belief views now, so the first recall need not."""

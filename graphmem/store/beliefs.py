@@ -29,6 +29,7 @@ from graphmem.models import (
 )
 from graphmem.store.anchoring import AnchorRequest, resolve_anchors
 from graphmem.store.database import Database, native, plain, run
+from graphmem.store.embeddings import Encoder, StoredVectors, vector_fields
 from graphmem.store.ids import new_id
 from graphmem.store.writes import (
     IDEMPOTENCY_DIGEST,
@@ -64,6 +65,8 @@ class PendingBelief:
     anchor_hash: str | None = None
     extra: Mapping[str, Any] = dataclass_field(default_factory=dict)
     """More properties to store (formation: ``not_here``, ``disputed``, policy)."""
+    vectors: StoredVectors | None = None
+    """The statement's vectors, when the writer embedded it (else the views do)."""
 
 
 def _belief_row(pending: PendingBelief) -> dict[str, Any]:
@@ -81,7 +84,7 @@ def _belief_row(pending: PendingBelief) -> dict[str, Any]:
     )
     props["sensitivity"] = effective(belief.sensitivity, texts_of(props, BELIEF_TEXTS))
     evidence = [{"episode_id": e.episode_id, "role": e.role} for e in belief.evidence]
-    return {"props": props, "evidence": evidence}
+    return {"props": props, "evidence": evidence, **vector_fields(pending.vectors)}
 
 
 def _with_anchors(
@@ -138,10 +141,20 @@ def insert_beliefs(
 
 
 def create_beliefs(
-    db: Database, principal: str, beliefs: Sequence[NewBelief], *, row_numbers: bool
+    db: Database,
+    principal: str,
+    beliefs: Sequence[NewBelief],
+    *,
+    row_numbers: bool,
+    encode: Encoder | None = None,
 ) -> list[str]:
-    """Writes beliefs and their provenance in one transaction; returns ids in order."""
+    """Writes beliefs and their provenance in one transaction; returns ids in order.
+
+    With ``encode``, each statement's vectors are made first, outside the transaction,
+    and stored with it.
+    """
     now = datetime.now(UTC)
+    vectors = list(encode([b.statement for b in beliefs])) if encode else [None] * len(beliefs)
 
     def work(tx: ManagedTransaction) -> list[str]:
         keys = [b.idempotency_key for b in beliefs]
@@ -157,9 +170,10 @@ def create_beliefs(
                 Scope.PROJECT,
                 [belief.project],
                 extra={IDEMPOTENCY_DIGEST: digest},
+                vectors=stored,
             )
-            for index, (belief, digest, (belief_id, is_new)) in enumerate(
-                zip(beliefs, digests, assigned, strict=True)
+            for index, (belief, digest, (belief_id, is_new), stored) in enumerate(
+                zip(beliefs, digests, assigned, vectors, strict=True)
             )
             if is_new
         ]
@@ -220,13 +234,22 @@ def lock_belief(
 
 
 def supersede(
-    db: Database, principal: str, old_id: str, changes: BeliefChanges, reason: str
+    db: Database,
+    principal: str,
+    old_id: str,
+    changes: BeliefChanges,
+    reason: str,
+    encode: Encoder | None = None,
 ) -> str:
-    """Writes the belief that supersedes ``old_id`` and links it (rule 3, docs/architecture.md)."""
+    """Writes the belief that supersedes ``old_id`` and links it (rule 3, docs/architecture.md).
+
+    With ``encode``, the new statement's vectors are made first and stored with it.
+    """
     now = datetime.now(UTC)
+    vectors = encode([changes.statement])[0] if encode else None
     return write_idempotent(
         db,
-        lambda tx: supersede_in(tx, principal, old_id, changes, reason, now),
+        lambda tx: supersede_in(tx, principal, old_id, changes, reason, now, vectors),
         keyed=changes.idempotency_key is not None,
     )
 
@@ -238,8 +261,12 @@ def supersede_in(
     changes: BeliefChanges,
     reason: str,
     now: datetime,
+    vectors: StoredVectors | None = None,
 ) -> str:
-    """Supersedes ``old_id`` inside the caller's transaction; returns the new id."""
+    """Supersedes ``old_id`` inside the caller's transaction; returns the new id.
+
+    ``vectors`` are the new statement's, when the caller embedded it.
+    """
     old, superseded_by = lock_belief(tx, principal, old_id, "old_id")
     key = changes.idempotency_key
     digest = None
@@ -281,6 +308,7 @@ def supersede_in(
         anchor_key=old.get("anchor_key"),  # kept unless the writer re-anchors
         anchor_hash=old.get("anchor_hash"),
         extra={IDEMPOTENCY_DIGEST: digest},
+        vectors=vectors,
     )
     (pending,) = _with_anchors(tx, principal, [pending])
     insert_beliefs(tx, principal, now, [pending])

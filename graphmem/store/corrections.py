@@ -27,6 +27,7 @@ from graphmem.models import (
 )
 from graphmem.store.beliefs import lock_belief, supersede_in
 from graphmem.store.database import Database, run
+from graphmem.store.embeddings import Encoder
 from graphmem.store.ids import new_id
 
 
@@ -37,10 +38,19 @@ def lower_portability(portability: Portability) -> Portability:
 
 
 def correct(
-    db: Database, principal: str, belief_id: str, correction: Correction
+    db: Database,
+    principal: str,
+    belief_id: str,
+    correction: Correction,
+    encode: Encoder | None = None,
 ) -> CorrectionResult:
-    """Applies one correction to a live belief (see :meth:`graphmem.GraphMem.correct`)."""
+    """Applies one correction to a live belief (see :meth:`graphmem.GraphMem.correct`).
+
+    With ``encode``, a replacement statement's vectors are made first and stored with it.
+    """
     now = datetime.now(UTC)
+    text = correction.statement
+    vectors = encode([text])[0] if encode and text is not None else None
 
     def work(tx: ManagedTransaction) -> CorrectionResult:
         old, _ = lock_belief(tx, principal, belief_id, "belief_id")
@@ -86,7 +96,7 @@ def correct(
                 {"statement": correction.statement, "authority": Authority.USER}
             )
             new_belief_id = supersede_in(
-                tx, principal, belief_id, changes, "corrected: changed", now
+                tx, principal, belief_id, changes, "corrected: changed", now, vectors
             )
         elif correction.kind is CorrectionKind.NOT_HERE:
             run(

@@ -14,6 +14,7 @@ from neo4j import ManagedTransaction
 from graphmem.entities.mentions import batched, episode_mentions
 from graphmem.models import Episode, NewEpisode
 from graphmem.store.database import Database, plain, run
+from graphmem.store.embeddings import Encoder, StoredVectors, episode_view_text, vector_fields
 from graphmem.store.writes import (
     IDEMPOTENCY_DIGEST,
     assign_ids,
@@ -32,19 +33,32 @@ def _digest(episode: NewEpisode) -> str | None:
     return payload_digest("episode", episode) if episode.idempotency_key else None
 
 
-def _episode_row(episode: NewEpisode, episode_id: str, digest: str | None) -> dict[str, Any]:
+def _episode_row(
+    episode: NewEpisode, episode_id: str, digest: str | None, vectors: StoredVectors | None
+) -> dict[str, Any]:
     props = episode.model_dump(exclude={"parent"})
     props["id"] = episode_id
     props[IDEMPOTENCY_DIGEST] = digest
     props["sensitivity"] = effective(episode.sensitivity, texts_of(props, EPISODE_TEXTS))
-    return {"props": props, "parent": episode.parent}
+    return {"props": props, "parent": episode.parent, **vector_fields(vectors)}
 
 
 def create_episodes(
-    db: Database, principal: str, episodes: Sequence[NewEpisode], *, row_numbers: bool
+    db: Database,
+    principal: str,
+    episodes: Sequence[NewEpisode],
+    *,
+    row_numbers: bool,
+    encode: Encoder | None = None,
 ) -> list[str]:
-    """Writes episodes in one transaction; returns their ids in order."""
+    """Writes episodes in one transaction; returns their ids in order.
+
+    With ``encode``, each episode's title and text are embedded first, outside the
+    transaction, and the vectors stored with it.
+    """
     now = datetime.now(UTC)
+    texts = [episode_view_text(e.title, e.text) for e in episodes]
+    vectors = list(encode(texts)) if encode else [None] * len(episodes)
 
     def work(tx: ManagedTransaction) -> list[str]:
         keys = [e.idempotency_key for e in episodes]
@@ -59,6 +73,7 @@ def create_episodes(
             )
             if is_new
         ]
+        stored = {episode_id: vectors[index] for index, _, episode_id, _ in rows}
         check_episodes_exist(
             tx,
             principal,
@@ -70,7 +85,8 @@ def create_episodes(
         )
         if rows:
             new = [
-                _episode_row(episode, episode_id, digest) for _, episode, episode_id, digest in rows
+                _episode_row(episode, episode_id, digest, stored[episode_id])
+                for _, episode, episode_id, digest in rows
             ]
             names, mentions = batched([episode_mentions(row["props"]) for row in new])
             projects, in_project = positions([[episode.project] for _, episode, _, _ in rows])

@@ -9,6 +9,7 @@ from datetime import datetime
 from neo4j import ManagedTransaction
 
 from graphmem.store.database import Database, Value, native, plain, run
+from graphmem.store.embeddings import StoredVectors
 from graphmem.trust.sensitivity import REDACTED
 
 
@@ -27,6 +28,10 @@ class ViewEvent:
     """A created belief's subject (empty otherwise): searchable, not embedded."""
     happened_at: datetime | None = None
     """When a created episode happened (started, else recorded); None otherwise."""
+    node_id: str = ""
+    """The created or deleted node's id."""
+    vectors: StoredVectors | None = None
+    """A created node's stored vectors (None: none were stored yet)."""
 
     @property
     def lexical_text(self) -> str:
@@ -36,6 +41,16 @@ class ViewEvent:
 
 def _aware(value: Value) -> datetime | None:
     return value if isinstance(value, datetime) else None
+
+
+def _stored(embedding: object) -> StoredVectors | None:
+    """The ``[model, vectors]`` pair view_events returns, or None."""
+    if not isinstance(embedding, list) or len(embedding) != 2:
+        return None
+    model, data = embedding
+    if not isinstance(model, str) or not isinstance(data, bytes | bytearray):
+        return None
+    return StoredVectors(model, bytes(data))
 
 
 def view_events(
@@ -53,6 +68,8 @@ def view_events(
             text=record["text"] or "",
             subject=record["subject"] or "",
             happened_at=_aware(native(record["happened_at"])),
+            node_id=record["node_id"] or "",
+            vectors=_stored(record["embedding"]),
         )
         for record in records
     ]

@@ -18,6 +18,7 @@ from neo4j import ManagedTransaction
 from graphmem.models import Authority, BeliefType, CorrectionKind, EvidenceRole, NewBelief, Scope
 from graphmem.store.beliefs import PendingBelief, insert_beliefs
 from graphmem.store.database import Database, Scalar, run
+from graphmem.store.embeddings import Encoder
 
 REJECTED_LOG_WINDOW = 10_000
 """Rejected candidates kept per principal in the event log (newest first)."""
@@ -188,9 +189,12 @@ class _AlreadyConsolidated(Exception):
 
 
 def commit_formation(
-    db: Database, principal: str, writes: FormationWrites
+    db: Database, principal: str, writes: FormationWrites, encode: Encoder | None = None
 ) -> FormationOutcome | None:
     """Writes one consolidation; returns None if the episode was consolidated already.
+
+    With ``encode``, the new beliefs' statements are embedded first, outside the
+    transaction, and their vectors stored with them.
 
     Raises:
         StaleDecision: A belief to supersede, conflict with or reinforce is no longer
@@ -199,6 +203,8 @@ def commit_formation(
     now = datetime.now(UTC)
     actor = writes.actor.value
     confirmed = writes.observed_at
+    statements = [belief.statement for _, belief, _ in writes.created]
+    vectors = list(encode(statements)) if encode and statements else [None] * len(statements)
 
     def work(tx: ManagedTransaction) -> FormationOutcome:
         marked = run(
@@ -226,8 +232,9 @@ def commit_formation(
                     "policy_version": writes.policy_version,
                     "last_confirmed_at": confirmed,
                 },
+                vectors=stored,
             )
-            for belief_id, belief, extra in writes.created
+            for (belief_id, belief, extra), stored in zip(writes.created, vectors, strict=True)
         ]
         insert_beliefs(tx, principal, now, pending)
         for old_id, new_id, reason in writes.supersessions:

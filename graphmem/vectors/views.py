@@ -3,6 +3,10 @@
 One index per principal and surface (beliefs or episodes), ids being the nodes'
 creation ``seq``. It records the highest event seq it covers and, before answering,
 catches up from the ``:MemoryEvent`` log, so several clients sharing one Neo4j agree.
+It reads each new item's stored vectors (:mod:`graphmem.store.embeddings`), which the
+writer embedded once; only an item stored without vectors of its model (written by an
+older graphmem, imported, or a supersession) is embedded here, and its vectors are
+stored back through the view's sink so that no other view embeds it again.
 Superseded or retired nodes stay in the view; the hard filters in Cypher decide what
 may be returned (an ``as_of`` in the past needs them). A text longer than the model
 reads is embedded in overlapping windows (:mod:`graphmem.vectors.windows`), each its
@@ -20,6 +24,7 @@ read but rebuilt from the graph, and overwritten.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -34,15 +39,20 @@ from typing import Any, Literal
 import faiss
 import numpy as np
 
+from graphmem.errors import GraphMemError
 from graphmem.settings import make_private_dir, private_file, write_private_text
+from graphmem.store.embeddings import StoredVectors
 from graphmem.store.events import ViewEvent
 from graphmem.vectors.protocol import Embedder, Vectors
+from graphmem.vectors.stored import embed_items, unpack
 from graphmem.vectors.tier import cache_budget, sweep
-from graphmem.vectors.windows import WINDOW_SLOTS, item_seqs, window_ids, windows
+from graphmem.vectors.windows import WINDOW_SLOTS, item_seqs, window_ids
 
 Surface = Literal["belief", "episode"]
 ViewFeed = Callable[[int, Sequence[str], int], list[ViewEvent]]
 """Reads the events a view has not seen: (after seq, event types, at most) → events."""
+VectorSink = Callable[[Sequence[tuple[str, StoredVectors]]], None]
+"""Stores the vectors a view had to embed, by node id, for the other views."""
 
 _CREATED: dict[str, str] = {"belief": "belief.created", "episode": "episode.created"}
 _REMOVED: dict[str, tuple[str, ...]] = {
@@ -186,9 +196,13 @@ class SemanticView:
         embedder: Embedder,
         directory: Path | None = None,
         exact_max: int | None = None,
+        sink: VectorSink | None = None,
     ) -> None:
         _set_search_threads()
         self._feed = feed
+        self._sink = sink
+        self.embedded = 0
+        """How many items this view embedded itself (none had stored vectors)."""
         self.principal = principal
         self.surface = surface
         self.embedder = embedder
@@ -273,6 +287,46 @@ class SemanticView:
         )
         self._present.update(seqs)
 
+    def _add_items(self, created: list[ViewEvent]) -> None:
+        """Adds created items from their stored vectors, embedding those stored without.
+
+        Items are added in seq order whichever way their vectors came, so the same
+        events build the same index.
+        """
+        rows: dict[int, Vectors] = {}
+        missing: list[ViewEvent] = []
+        for event in created:
+            assert event.node_seq is not None  # created events name their node
+            if event.node_seq in self._present:
+                continue  # replayed: neither read nor embedded again
+            stored = unpack(event.vectors, self.embedder) if event.vectors else None
+            if stored is None:
+                missing.append(event)
+            else:
+                rows[event.node_seq] = stored
+        if missing:
+            made = embed_items(self.embedder, [event.text for event in missing])
+            self.embedded += len(missing)
+            for event, vectors in zip(missing, made, strict=True):
+                unpacked = unpack(vectors, self.embedder)
+                assert event.node_seq is not None and unpacked is not None  # its own model
+                rows[event.node_seq] = unpacked
+            self._store_back([(e.node_id, v) for e, v in zip(missing, made, strict=True)])
+        seqs = list(dict.fromkeys(e.node_seq for e in created if e.node_seq in rows))
+        if seqs:
+            self._add(
+                np.concatenate([rows[seq] for seq in seqs]),
+                [i for seq in seqs for i in window_ids(seq, len(rows[seq]))],
+            )
+
+    def _store_back(self, made: list[tuple[str, StoredVectors]]) -> None:
+        """Stores what this view embedded, for the other views; a failure only costs them."""
+        if self._sink is None:
+            return
+        # On failure the vectors are still in this view; another view embeds the item.
+        with contextlib.suppress(GraphMemError):
+            self._sink([(node_id, vectors) for node_id, vectors in made if node_id])
+
     def _remove(self, seqs: list[int]) -> None:
         """Removes every window of the items ``seqs``."""
         if self.approximate:
@@ -326,12 +380,10 @@ class SemanticView:
             if not events:
                 break
             created = created_event(self.surface)
-            added = [(e.node_seq, e.text) for e in events if e.type == created and e.node_seq]
+            added = [e for e in events if e.type == created and e.node_seq]
             removed = [e.node_seq for e in events if e.type != created and e.node_seq]
             if added:
-                cut = [(seq, windows(text)) for seq, text in added]
-                vectors = self.embedder.embed([part for _, parts in cut for part in parts])
-                self._add(vectors, [i for seq, parts in cut for i in window_ids(seq, len(parts))])
+                self._add_items(added)
             if removed:
                 self._remove(removed)
             self.watermark = events[-1].seq

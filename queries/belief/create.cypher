@@ -54,4 +54,11 @@ CALL (b, row, entities) {
   WITH b, entities[at] AS entity
   CREATE (b)-[:MENTIONS]->(entity)
 }
+CALL (b, row) {  // the writer's vectors (store/embeddings.py), when it embedded
+  WITH b, row
+  WHERE row.vectors IS NOT NULL
+  CREATE (b)-[:EMBEDDED_AS]->(:Embedding {
+    principal: $principal, model: row.vector_model, vectors: row.vectors
+  })
+}
 RETURN count(b) AS created  // one record: the driver decodes each record in Python

@@ -59,5 +59,9 @@ CALL (b) {
   WHERE NOT EXISTS { (entity)<-[:MENTIONS]-() }
   DELETE entity
 }
+CALL (b) {  // its stored vectors go with it
+  MATCH (b)-[:EMBEDDED_AS]->(v:Embedding)
+  DETACH DELETE v
+}
 DETACH DELETE b
 RETURN count(*) AS forgotten

@@ -49,4 +49,11 @@ CALL (e, row, entities) {
   WITH e, entities[at] AS entity
   CREATE (e)-[:MENTIONS]->(entity)
 }
+CALL (e, row) {  // the writer's vectors (store/embeddings.py), when it embedded
+  WITH e, row
+  WHERE row.vectors IS NOT NULL
+  CREATE (e)-[:EMBEDDED_AS]->(:Embedding {
+    principal: $principal, model: row.vector_model, vectors: row.vectors
+  })
+}
 RETURN count(e) AS created  // one record: the driver decodes each record in Python

@@ -22,5 +22,9 @@ CALL (e) {
   WHERE NOT EXISTS { (entity)<-[:MENTIONS]-() }
   DELETE entity
 }
+CALL (e) {  // its stored vectors go with it
+  MATCH (e)-[:EMBEDDED_AS]->(v:Embedding)
+  DETACH DELETE v
+}
 DETACH DELETE e
 RETURN count(*) AS forgotten

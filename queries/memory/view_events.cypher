@@ -1,6 +1,6 @@
 // The changes a derived view has not seen: one principal's events after a seq, with
-// the text to embed for each created node, a belief's subject and when an episode
-// happened (a deletion carries the gone node's seq).
+// the text to embed for each created node, its stored vectors, a belief's subject and
+// when an episode happened (a deletion carries the gone node's seq).
 // Planned once per server (replan=skip): every node it starts from is named by an index
 // hint, so the plan does not depend on statistics, and a store that grows or gains
 // principals keeps it instead of replanning in the middle of a recall.
@@ -15,7 +15,11 @@ RETURN e.seq AS seq, e.type AS type, coalesce(n.seq, e.node_seq) AS node_seq,
                         CASE WHEN part = '' THEN text ELSE text + '\n' + part END)
        END AS text,
        CASE WHEN n:Belief THEN n.subject END AS subject,
-       CASE WHEN n:Episode THEN coalesce(n.started_at, n.recorded_at) END AS happened_at
+       CASE WHEN n:Episode THEN coalesce(n.started_at, n.recorded_at) END AS happened_at,
+       e.node_id AS node_id,
+       // the stored vectors (store/embeddings.py): one :Embedding, the first if a race
+       // ever left two
+       [(n)-[:EMBEDDED_AS]->(v:Embedding) | [v.model, v.vectors]][0] AS embedding
 // In the order of index memory_event_principal_seq (both its properties): Neo4j then
 // stops after $limit events. Ordered by seq alone it expanded and sorted every event
 // after $since for each page, so a catch-up was quadratic (at 1M events: 2.65 s and

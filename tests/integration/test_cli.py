@@ -129,3 +129,17 @@ def test_demo_command_on_the_configured_server(neo4j_env: dict[str, str]) -> Non
         result["beliefs"]["rounding"],
         result["beliefs"]["rounding_v2"],
     ]
+
+
+def test_reembed_reports_what_it_embedded(neo4j_env: dict[str, str]) -> None:
+    code, _, _ = _run(
+        neo4j_env, "believe", "Invoices round half-up", "--project", "billing", "--type", "fact"
+    )
+    assert code == 0
+    code, out, _ = _run(neo4j_env, "reembed", "--json")
+    assert code == 0  # the write stored its vectors: nothing is left to embed
+    assert json.loads(out) == {"embedded": {"belief": 0, "episode": 0}}
+    code, out, _ = _run(neo4j_env, "reembed", "--batch", "50")
+    assert code == 0 and out.strip() == "embedded 0 beliefs and 0 episodes"
+    code, _, err = _run(neo4j_env, "reembed", "--batch", "0")
+    assert code == 2 and "--batch" in err
