@@ -147,6 +147,11 @@ class LexicalArm:
             _timed, self.timings_ms, "lexical_sync", lambda: view.sync(feed.result())
         )
 
+    @property
+    def caught_up(self) -> int:
+        """The events its view applied before answering: how far behind it was."""
+        return self._synced.result() if self._synced.done() else 0
+
     def offer(self, offered: Offered) -> list[int]:
         """The best BM25 hits' seqs in the caught-up view.
 
@@ -234,6 +239,11 @@ class SemanticArm:
         self._vector: Future[Vectors] = executor.submit(
             _timed, self.timings_ms, "embed", lambda: view.embedder.embed([query])
         )
+
+    @property
+    def caught_up(self) -> int:
+        """The events its view applied before answering: how far behind it was."""
+        return self._synced.result() if self._synced.done() else 0
 
     def offer(self, offered: Offered) -> list[int]:
         """The nearest vectors' seqs, once the view has caught up."""

@@ -114,6 +114,8 @@ class _Gathered(Generic[Candidate]):
     withheld: int
     """Hits that passed the hard filters but lie above the sensitivity ceiling."""
     timings_ms: dict[str, float]
+    view_lag: int = 0
+    """The events the views applied before answering (the most of the two)."""
 
 
 @dataclass(frozen=True)
@@ -321,6 +323,14 @@ class RecallEngine:
         scores = {arm: by_id for arm, by_id in scores.items() if arm in asked}
         for each in arms.values():
             timings.update(each.timings_ms)
+        lag = max(
+            (
+                each.caught_up
+                for each in arms.values()
+                if isinstance(each, SemanticArm | LexicalArm)
+            ),
+            default=0,
+        )
         withheld = hits & found.withheld
         gone = hits - candidates.keys() - withheld
         return _Gathered(
@@ -330,6 +340,7 @@ class RecallEngine:
             len(gone),
             len(withheld),
             timings,
+            lag,
         )
 
     def _fetch_beliefs(self, request: RecallQuery) -> Fetch[BeliefCandidate]:
@@ -571,6 +582,7 @@ class RecallEngine:
             arm_ranks,
             timings,
             shown,
+            gathered.view_lag,
         )
 
     def _traced(
@@ -585,11 +597,13 @@ class RecallEngine:
         arm_ranks: Mapping[str, Mapping[str, int]],
         timings_ms: Mapping[str, float],
         shown: _Shown | None = None,
+        view_lag: int = 0,
     ) -> _Rendered:
         """Records the call's :RecallTrace (in the background).
 
         An injection (``shown``) records its session, event and tokens; it is a miss
         only when the recall found nothing, not when the hook chose to show nothing.
+        ``view_lag`` is how many events the views caught up on before answering.
         """
         flagged = sum(1 for item in items if item.flagged is not None)
         found = shown.found if shown is not None else bool(items)
@@ -617,6 +631,7 @@ class RecallEngine:
                 {name: round(ms, 3) for name, ms in sorted(timings_ms.items())}
             ),
             operator_policy_version=POLICY_VERSION,
+            operator_view_lag=view_lag,
             # A live belief recall that returned nothing is a miss (docs/recall.md).
             miss_subject=query_subject(request.query)
             if surface == "belief" and not found and request.as_of is None

@@ -75,6 +75,8 @@ class TraceRecord:
     operator_latency_ms: str
     """JSON: stage → milliseconds."""
     operator_policy_version: str
+    operator_view_lag: int
+    """Events the views caught up on before answering: how far behind they were."""
     miss_subject: str | None = None
     """Set when the recall counts as a miss (see ``GraphMem.hints``): the query's
     subject in normal form."""

@@ -5,6 +5,6 @@ MATCH (t:RecallTrace)
 WHERE t.principal = $principal AND t.at < $cutoff AND t.operator_expired_at IS NULL
 WITH t
 LIMIT $limit
-REMOVE t.operator_arm_ranks, t.operator_latency_ms, t.operator_policy_version
+REMOVE t.operator_arm_ranks, t.operator_latency_ms, t.operator_policy_version, t.operator_view_lag
 SET t.operator_expired_at = $now
 RETURN count(t) AS swept

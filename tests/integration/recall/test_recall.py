@@ -461,3 +461,19 @@ def test_the_reply_to_a_question_gains_from_it(memory: GraphMem) -> None:
     # The same text gains after the question it answers; not after an answer, or alone.
     assert score[reply] > score[later] >= score[elsewhere] > 0
     assert score[asked] > 0
+
+
+def test_the_trace_records_how_far_behind_the_views_were(memory: GraphMem) -> None:
+    memory.believe_many(
+        [
+            {"statement": f"Worker {i} drains the mail queue", "project": "p", "type": "fact"}
+            for i in range(4)
+        ]
+    )
+    first = memory.recall("which worker drains the mail queue?", project="p")
+    second = memory.recall("which worker drains the mail queue?", project="p")
+    behind = [
+        memory.get_trace(result.trace_id, operator=True)["operator_view_lag"]
+        for result in (first, second)
+    ]
+    assert behind == [4, 0]  # four created events caught up on, then none

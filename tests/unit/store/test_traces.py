@@ -29,6 +29,7 @@ def _trace(query: str, miss_subject: str | None) -> TraceRecord:
         operator_arm_ranks="{}",
         operator_latency_ms="{}",
         operator_policy_version="recall-v1",
+        operator_view_lag=0,
         miss_subject=miss_subject,
     )
 
