@@ -7,7 +7,9 @@ idempotency key. Per count the bench prints the operations per second of all age
 together, p50/p95 per operation and how long the clock stamps took (the wait for the
 clock included; the 1-process count is the same-run baseline). Last, one agent runs
 again beside a bulk writer (batches of 1,000 beliefs back to back): how long a single
-write waits on the clock while an import runs.
+write waits on the clock while an import runs, and how the agent's recall holds up
+while its view catches up on the import (the writer embeds what it writes, with the
+agents' embedder; the agent's view reads the stored vectors).
 
 After each count a check reads the principal back: every seq held by one event, every
 acknowledged write present exactly once with one created event, nothing written that
@@ -149,6 +151,9 @@ def _agent(job: _Job, start: Any, outcomes: Any) -> None:
 def _bulk_writer(job: _Job, start: Any, outcomes: Any) -> None:
     """An importer beside the agents: batches of ``BULK_BATCH`` keyed beliefs, back to back.
 
+    It embeds with the agents' embedder, as a writer does (one store, one model): the
+    vectors it stores are the ones the agents' views read.
+
     Args:
         job: Its principal, project, key prefix and time (``agent`` is ``BULK_AGENT``).
         start: The barrier the agents wait on.
@@ -156,7 +161,7 @@ def _bulk_writer(job: _Job, start: Any, outcomes: Any) -> None:
     """
     outcome = AgentOutcome(job.agent, {"bulk_batch": []})
     try:
-        with GraphMem(job.principal, embedder=_embedder("hashed")) as memory:
+        with GraphMem(job.principal, embedder=_embedder(job.embedder)) as memory:
             start.wait()
             deadline = time.monotonic() + job.seconds
             batch = 0
@@ -248,7 +253,7 @@ def _run_count(
     ]
     workers = [context.Process(target=_agent, args=(job, start, outcomes_queue)) for job in jobs]
     if bulk:
-        importer = _Job(principal, BULK_AGENT, "bulk", prefix, seconds, "hashed", seed=0)
+        importer = _Job(principal, BULK_AGENT, "bulk", prefix, seconds, embedder, seed=0)
         workers.append(context.Process(target=_bulk_writer, args=(importer, start, outcomes_queue)))
     for worker in workers:
         worker.start()
