@@ -35,6 +35,7 @@ from graphmem.models import (
 from graphmem.store import beliefs as belief_store
 from graphmem.store import corrections
 from graphmem.store import episodes as episode_store
+from graphmem.store.embeddings import Encoder
 from graphmem.trust.sensitivity import Sensitivity
 from graphmem.validation import check_id, parse, parse_batch
 
@@ -48,6 +49,11 @@ class Memory(Capability):
     def __init__(self, context: Context, formation: Formation) -> None:
         super().__init__(context)
         self._formation = formation
+
+    def _encoder(self) -> Encoder:
+        """Embeds what is about to be written; this client's next recall reads it."""
+        self._engine.wrote()
+        return self._engine.encoder()
 
     def remember(
         self, episode: NewEpisode | Mapping[str, Any], *, consolidate: bool = False
@@ -69,7 +75,7 @@ class Memory(Capability):
         """
         parsed = parse(NewEpisode, episode)
         episode_id = episode_store.create_episodes(
-            self._db, self._principal, [parsed], row_numbers=False, encode=self._engine.encoder()
+            self._db, self._principal, [parsed], row_numbers=False, encode=self._encoder()
         )[0]
         if consolidate:
             self._formation.consolidate(episode_id)
@@ -89,7 +95,7 @@ class Memory(Capability):
         """
         parsed = parse_batch(NewEpisode, episodes, "episodes")
         return episode_store.create_episodes(
-            self._db, self._principal, parsed, row_numbers=True, encode=self._engine.encoder()
+            self._db, self._principal, parsed, row_numbers=True, encode=self._encoder()
         )
 
     def get_episode(self, episode_id: str) -> Episode:
@@ -167,7 +173,7 @@ class Memory(Capability):
         }
         parsed = parse(NewBelief, fields)
         return belief_store.create_beliefs(
-            self._db, self._principal, [parsed], row_numbers=False, encode=self._engine.encoder()
+            self._db, self._principal, [parsed], row_numbers=False, encode=self._encoder()
         )[0]
 
     def believe_many(self, beliefs: Iterable[NewBelief | Mapping[str, Any]]) -> list[str]:
@@ -184,7 +190,7 @@ class Memory(Capability):
         """
         parsed = parse_batch(NewBelief, beliefs, "beliefs")
         return belief_store.create_beliefs(
-            self._db, self._principal, parsed, row_numbers=True, encode=self._engine.encoder()
+            self._db, self._principal, parsed, row_numbers=True, encode=self._encoder()
         )
 
     def supersede(
@@ -224,7 +230,7 @@ class Memory(Capability):
         changes = parse(BeliefChanges, fields)
         checked_reason = parse(ChangeReason, {"reason": reason}).reason
         return belief_store.supersede(
-            self._db, self._principal, old_id, changes, checked_reason, self._engine.encoder()
+            self._db, self._principal, old_id, changes, checked_reason, self._encoder()
         )
 
     def retire(self, belief_id: str, reason: str, actor: Authority | str = "agent") -> bool:
@@ -293,7 +299,7 @@ class Memory(Capability):
                 rule="required",
             )
         return corrections.correct(
-            self._db, self._principal, belief_id, correction, self._engine.encoder()
+            self._db, self._principal, belief_id, correction, self._encoder()
         )
 
     def forget(self, belief_id: str, actor: Authority | str = "user") -> None:

@@ -122,6 +122,7 @@ class Transfer(Capability):
                 field="as_principal",
                 rule="pattern",
             )
+        self._engine.wrote()  # this client's next recall reads all of it
         if isinstance(source, str | Path):
             with _read(source, "source") as stream:
                 return importer.import_memory(

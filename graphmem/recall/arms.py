@@ -30,10 +30,14 @@ from graphmem.store import recall as store
 from graphmem.store.database import Database
 from graphmem.store.recall import EntityReach, Reach
 from graphmem.vectors.protocol import Vectors
-from graphmem.vectors.views import SemanticView, ViewFeed
+from graphmem.vectors.views import SYNC_BATCH, SemanticView, ViewFeed
 
 ARM_FETCH = 50
 """How many candidates each arm fetches before the hard filters."""
+CATCH_UP_SLICE = SYNC_BATCH
+"""The most events a recall's views catch up on before answering (one page of the log):
+a recall's latency does not grow with how much others wrote since its last call. The
+engine catches up on the rest in the background (``RecallEngine``)."""
 FUSION_DEPTH = 12
 """How deep the graph arm's seed choice looks into each arm's hits. Every arm
 contributes every survivor: fusion weighs them by score, so a weak tail cannot outvote a
@@ -131,20 +135,28 @@ class LexicalArm:
     """BM25 over the principal's own lexical view of the surface.
 
     Built, it starts catching the view up on ``executor`` (beside the semantic arm),
-    from the events ``feed`` resolves to.
+    from the events ``feed`` resolves to (at most ``most`` of them; None: all).
     """
 
     arm = Arm.LEXICAL
 
     def __init__(
-        self, view: LexicalView, query: str, executor: Executor, feed: Future[ViewFeed]
+        self,
+        view: LexicalView,
+        query: str,
+        executor: Executor,
+        feed: Future[ViewFeed],
+        most: int | None = CATCH_UP_SLICE,
     ) -> None:
         self._view = view
         self._query = query
         self.timings_ms: dict[str, float] = {}
         self.scores: dict[int, float] | None = {}
         self._synced: Future[int] = executor.submit(
-            _timed, self.timings_ms, "lexical_sync", lambda: view.sync(feed.result())
+            _timed,
+            self.timings_ms,
+            "lexical_sync",
+            lambda: view.sync(feed.result(), most=most),
         )
 
     @property
@@ -221,20 +233,28 @@ class TimeArm:
 class SemanticArm:
     """The FAISS view's nearest neighbours of the query's embedding, above a gate.
 
-    Built, it starts catching the view up (from the events ``feed`` resolves to) and
-    embedding the query on ``executor``.
+    Built, it starts catching the view up (from the events ``feed`` resolves to, at
+    most ``most`` of them; None: all) and embedding the query on ``executor``.
     """
 
     arm = Arm.SEMANTIC
 
     def __init__(
-        self, view: SemanticView, query: str, executor: Executor, feed: Future[ViewFeed]
+        self,
+        view: SemanticView,
+        query: str,
+        executor: Executor,
+        feed: Future[ViewFeed],
+        most: int | None = CATCH_UP_SLICE,
     ) -> None:
         self._view = view
         self.timings_ms: dict[str, float] = {}
         self.scores: dict[int, float] | None = {}
         self._synced: Future[int] = executor.submit(
-            _timed, self.timings_ms, "sync", lambda: view.sync(feed=feed.result())
+            _timed,
+            self.timings_ms,
+            "sync",
+            lambda: view.sync(feed=feed.result(), most=most),
         )
         self._vector: Future[Vectors] = executor.submit(
             _timed, self.timings_ms, "embed", lambda: view.embedder.embed([query])

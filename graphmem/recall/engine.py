@@ -22,7 +22,7 @@ from typing import Generic
 
 from graphmem.anchors.state import anchor_statuses
 from graphmem.content import query_subject
-from graphmem.errors import InvalidInput
+from graphmem.errors import GraphMemError, InvalidInput
 from graphmem.models import (
     AnchorStatus,
     Arm,
@@ -37,6 +37,7 @@ from graphmem.models import (
 )
 from graphmem.recall import snapshot as snapshots
 from graphmem.recall.arms import (
+    CATCH_UP_SLICE,
     ENTITY_REACH,
     GraphArm,
     LexicalArm,
@@ -164,6 +165,14 @@ class RecallEngine:
         self._arm_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="graphmem-arm")
         # Traces are written off the answer's path; flush() waits for them.
         self._traces = TraceWriter(db, principal, feedback)
+        # What a recall's slice left of a long catch-up, a page at a time (_catch_up_later).
+        self._catch_up_pool = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="graphmem-catch-up"
+        )
+        self._catching_up: set[Surface] = set()
+        self._closing = threading.Event()
+        # The surfaces written by this client since their last recall began catching up.
+        self._wrote: set[Surface] = set()
 
     def flush(self) -> None:
         """Waits until every recall trace is written; raises the first failure."""
@@ -171,10 +180,57 @@ class RecallEngine:
 
     def close(self) -> None:
         """Writes pending traces and stops the worker threads."""
+        self._closing.set()
         try:
             self._traces.close()
         finally:
+            self._catch_up_pool.shutdown(wait=True, cancel_futures=True)
             self._arm_pool.shutdown(wait=True)
+
+    def wrote(self) -> None:
+        """Notes that this client wrote memory.
+
+        Its next recall catches the views up with every event, not one slice: a client
+        reads its own writes, however many it made.
+        """
+        with self._views_lock:
+            self._wrote.update(("belief", "episode"))
+
+    def _catch_up_most(self, surface: Surface) -> int | None:
+        """How many events a recall catches up on: all after a write, else a slice."""
+        with self._views_lock:
+            wrote = surface in self._wrote
+            self._wrote.discard(surface)
+        return None if wrote else CATCH_UP_SLICE
+
+    def _catch_up_later(self, surface: Surface) -> None:
+        """Catches the surface's views up in the background, unless that already runs."""
+        with self._views_lock:
+            if surface in self._catching_up or self._closing.is_set():
+                return
+            self._catching_up.add(surface)
+        self._catch_up_pool.submit(self._catch_up_rest, surface)
+
+    def _catch_up_rest(self, surface: Surface) -> None:
+        """Applies the surface's remaining events a page at a time.
+
+        Each page holds the view's lock alone, so a recall meanwhile waits for one
+        page at most.
+        """
+        try:
+            while not self._closing.is_set():
+                applied = 0
+                if surface in self._views:
+                    applied = self._views[surface].sync(most=SYNC_BATCH)
+                if surface in self._lexical_views:
+                    applied = max(applied, self._lexical_views[surface].sync(most=SYNC_BATCH))
+                if applied < SYNC_BATCH:
+                    return  # the end of the log: caught up
+        except GraphMemError:
+            return  # the next recall catches up its slice and starts this again
+        finally:
+            with self._views_lock:
+                self._catching_up.discard(surface)
 
     def view(self, surface: Surface) -> SemanticView:
         """The semantic view of one surface (created on first use)."""
@@ -249,13 +305,14 @@ class RecallEngine:
             watermarks = [self.view(surface).watermark] if semantic else []
             watermarks += [self.lexical_view(surface).watermark] if lexical else []
             feed = self._arm_pool.submit(self._catch_up, surface, min(watermarks))
+            most = self._catch_up_most(surface)
             if semantic:  # first: it starts in the background
                 arms[Arm.SEMANTIC] = SemanticArm(
-                    self.view(surface), request.query, self._arm_pool, feed
+                    self.view(surface), request.query, self._arm_pool, feed, most
                 )
             if lexical:
                 arms[Arm.LEXICAL] = LexicalArm(
-                    self.lexical_view(surface), request.query, self._arm_pool, feed
+                    self.lexical_view(surface), request.query, self._arm_pool, feed, most
                 )
         if surface == "belief" and (Arm.STRUCTURED in request.arms or seeding):
             arms[Arm.STRUCTURED] = StructuredArm(self.db, self.principal, request)
@@ -331,6 +388,8 @@ class RecallEngine:
             ),
             default=0,
         )
+        if lag >= CATCH_UP_SLICE:  # more may be waiting: the rest in the background
+            self._catch_up_later(surface)
         withheld = hits & found.withheld
         gone = hits - candidates.keys() - withheld
         return _Gathered(

@@ -274,21 +274,23 @@ class LexicalView:
 
     # --- catching up --------------------------------------------------------------
 
-    def sync(self, feed: ViewFeed | None = None) -> int:
-        """Applies every event after the watermark; returns how many it applied.
+    def sync(self, feed: ViewFeed | None = None, most: int | None = None) -> int:
+        """Applies the events after the watermark; returns how many it applied.
 
         Args:
             feed: Where to read the events this time (see
                 :func:`~graphmem.vectors.views.prefetched`); the view's own when None.
+            most: Stop once this many events are applied (whole pages of
+                ``SYNC_BATCH``); None applies every event there is.
         """
         with self._lock:
-            return self._sync(feed or self._feed)
+            return self._sync(feed or self._feed, most)
 
-    def _sync(self, feed: ViewFeed) -> int:
+    def _sync(self, feed: ViewFeed, most: int | None = None) -> int:
         applied = 0
         created = created_event(self.surface)
         types = view_event_types(self.surface)
-        while True:
+        while most is None or applied < most:
             events = feed(self.watermark, types, SYNC_BATCH)
             if not events:
                 break

@@ -119,6 +119,10 @@ HNSW_NEIGHBOURS = 32
 HNSW_EF_CONSTRUCTION = 40
 HNSW_EF_SEARCH = 128
 REBUILD_REMOVED_SHARE = 0.1
+SAVE_SHARE = 8
+"""The index is saved once the events applied since its last save pass 1/8 of it..."""
+SAVE_MIN = 4_096
+"""...or this many, whichever is more (deletions and rebuilds save at once)."""
 VIEW_FORMAT = 2
 """2: long texts in windows, ids ``seq * WINDOW_SLOTS + window``. A view saved in
 another format is rebuilt from the graph."""
@@ -203,6 +207,7 @@ class SemanticView:
         self._sink = sink
         self.embedded = 0
         """How many items this view embedded itself (none had stored vectors)."""
+        self._unsaved = 0
         self.principal = principal
         self.surface = surface
         self.embedder = embedder
@@ -268,6 +273,7 @@ class SemanticView:
             "removed": sorted(self.removed),
         }
         write_private_text(meta_file, json.dumps(meta) + "\n")
+        self._unsaved = 0
         # This view, just saved, is kept, and so are its principal's other views.
         sweep(self._directory, cache_budget(), index_file.parent.name)
 
@@ -338,8 +344,10 @@ class SemanticView:
             self.index.remove_ids(gone)
         self._present.difference_update(seqs)
 
-    def _reshape(self, purge: bool = False) -> None:
+    def _reshape(self, purge: bool = False) -> bool:
         """Turns approximate above ``exact_max``; rebuilds once many ids are removed.
+
+        Returns whether it rebuilt the index.
 
         With ``purge`` it rebuilds whenever any id is removed: a forgotten vector must
         not linger in the HNSW graph.
@@ -348,7 +356,7 @@ class SemanticView:
         limit = 0 if purge else REBUILD_REMOVED_SHARE * max(1, self.index.ntotal)
         stale = self.approximate and len(self.removed) > limit
         if not (too_big or stale):
-            return
+            return False
         with _OMP_LOCK:  # building may use every core; searching uses FAISS_THREADS
             before = faiss.omp_get_max_threads()
             faiss.omp_set_num_threads(os.cpu_count() or 1)
@@ -359,23 +367,35 @@ class SemanticView:
         self.approximate = True
         self.removed = set()
         self._present = self._items()
+        return True
 
-    def sync(self, purge: bool = False, feed: ViewFeed | None = None) -> int:
-        """Applies every event after the watermark; returns how many it applied.
+    def sync(
+        self, purge: bool = False, feed: ViewFeed | None = None, most: int | None = None
+    ) -> int:
+        """Applies the events after the watermark; returns how many it applied.
+
+        The index is saved the first time, when a deletion was applied (a forgotten
+        vector leaves the disk with the memory), when it was rebuilt, or once the
+        events applied since the last save pass an eighth of it: a write followed by
+        a recall no longer rewrites the whole file (191 MB at 100k beliefs), and a view
+        loaded from an older file replays the rest from the stored vectors.
 
         Args:
             purge: Also rebuild an approximate index that still holds removed vectors
                 (after ``forget``), instead of filtering them until the next rebuild.
             feed: Where to read the events this time (see :func:`prefetched`); the
                 view's own feed when None.
+            most: Stop once this many events are applied (whole pages of
+                ``SYNC_BATCH``); None applies every event there is.
         """
         with self._lock:
-            return self._sync(purge, feed or self._feed)
+            return self._sync(purge, feed or self._feed, most)
 
-    def _sync(self, purge: bool, feed: ViewFeed) -> int:
+    def _sync(self, purge: bool, feed: ViewFeed, most: int | None = None) -> int:
         applied = 0
+        deleted = False
         types = view_event_types(self.surface)
-        while True:
+        while most is None or applied < most:
             events = feed(self.watermark, types, SYNC_BATCH)
             if not events:
                 break
@@ -386,11 +406,16 @@ class SemanticView:
                 self._add_items(added)
             if removed:
                 self._remove(removed)
+                deleted = True
             self.watermark = events[-1].seq
             applied += len(events)
         if applied or (purge and self.removed):
-            self._reshape(purge)
-            self._save()
+            reshaped = self._reshape(purge)
+            self._unsaved += applied
+            due = self._unsaved > max(SAVE_MIN, self.index.ntotal // SAVE_SHARE)
+            due = due or (self._files is not None and not self._files[0].is_file())
+            if deleted or reshaped or due:
+                self._save()
         return applied
 
     def rebuild(self) -> int:
@@ -401,7 +426,9 @@ class SemanticView:
             self.removed = set()
             self._present = set()
             self.watermark = 0
-            return self._sync(purge=False, feed=self._feed)
+            applied = self._sync(purge=False, feed=self._feed)
+            self._save()
+            return applied
 
     def search(self, vector: Vectors, limit: int) -> list[Hit]:
         """The ``limit`` nearest live items, best first (ties by seq).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -9,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from graphmem import GraphMem, InvalidInput, NotFound, StateConflict
+from graphmem.recall.arms import CATCH_UP_SLICE
 from graphmem.recall.ranking import DECAY_HALF_LIFE
+from graphmem.settings import ConnectionSettings
+from graphmem.vectors.hashed import HashedEmbedder
 from tests.integration.conftest import Graph
 
 
@@ -477,3 +481,38 @@ def test_the_trace_records_how_far_behind_the_views_were(memory: GraphMem) -> No
         for result in (first, second)
     ]
     assert behind == [4, 0]  # four created events caught up on, then none
+
+
+def test_a_recall_catches_up_one_slice_and_the_rest_follows_in_the_background(
+    neo4j_settings: ConnectionSettings, tmp_path: Path
+) -> None:
+    def client(name: str, principal: str | None = None) -> GraphMem:
+        return GraphMem(
+            principal or f"test-{name}-{tmp_path.name}",
+            uri=neo4j_settings.uri,
+            user=neo4j_settings.user,
+            password=neo4j_settings.password,
+            data_dir=tmp_path / name,
+            embedder=HashedEmbedder(),
+        )
+
+    with client("writer") as writer, client("reader", writer.principal) as reader:
+        reader.recall("anything", project="p")  # the reader's views exist, caught up
+        total = CATCH_UP_SLICE * 2 + 500
+        writer.believe_many(
+            [
+                {"statement": f"Shard {i} lives in zone {i % 7}", "project": "p", "type": "fact"}
+                for i in range(total)
+            ]
+        )
+        first = reader.recall("which zone is shard 4499 in?", project="p")
+        lags = [reader.get_trace(first.trace_id, operator=True)["operator_view_lag"]]
+        assert lags == [CATCH_UP_SLICE]  # one slice before answering, not all 4,500
+        for _ in range(200):  # the background takes the rest; a recall adds a slice too
+            result = reader.recall("which zone is shard 4499 in?", project="p")
+            lags.append(reader.get_trace(result.trace_id, operator=True)["operator_view_lag"])
+            if lags[-1] == 0:
+                break
+            time.sleep(0.05)
+        assert lags[-1] == 0 and all(0 <= lag <= CATCH_UP_SLICE for lag in lags)
+        assert "Shard 4499 lives" in result.items[0].statement
