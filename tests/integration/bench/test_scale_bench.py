@@ -21,11 +21,16 @@ def test_each_size_reports_its_figures_and_its_embedder(bench_env: Path) -> None
     for each in figures:
         assert each["embedder"] == HashedEmbedder.model_id
         assert each["superseded"] == each["beliefs"] // 20
-        assert each["ingest"]["embedded"] == each["beliefs"] + each["superseded"]
+        written = each["beliefs"] + each["superseded"]
+        assert each["ingest"]["written"] == written
+        built = each["view_from_empty"]  # from the stored vectors, embedding nothing
+        assert built["vectors"] == written and built["texts_embedded"] == 0
+        assert built["vectors_per_s"] > 0 and built["over_embedder_alone"] > 0
         assert each["recall"]["queries"] == 10 and each["recall"]["mean_items"] == 10
         assert each["recall"]["p95_over_p50"] >= 1
         assert each["faiss_bytes"] > each["beliefs"] * HashedEmbedder.dim * 4
         assert each["client_rss_mb"] > 0
     assert figures[1]["faiss_bytes"] > figures[0]["faiss_bytes"]
-    assert {stage for _, stage in seen} == {"write", "supersede", "embed", "recall"}
+    stages = {"write", "supersede", "catch up", "view from empty", "recall"}
+    assert {stage for _, stage in seen} == stages
     assert not any((bench_env / "views").glob("*/belief-*"))  # scratch views removed
