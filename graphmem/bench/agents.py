@@ -36,9 +36,9 @@ from graphmem.errors import GraphMemError, InvalidInput
 from graphmem.models import BeliefType
 from graphmem.settings import ConnectionSettings
 from graphmem.store.bench import AgentsCheck, agents_check
+from graphmem.store.clock import CLOCK_WAITS
 from graphmem.store.database import Database
 from graphmem.store.ids import new_id
-from graphmem.store.writes import CLOCK_WAITS
 from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.hashed import HashedEmbedder
 from graphmem.vectors.minilm import MiniLMEmbedder

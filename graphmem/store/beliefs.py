@@ -28,6 +28,7 @@ from graphmem.models import (
     Scope,
 )
 from graphmem.store.anchoring import AnchorRequest, resolve_anchors
+from graphmem.store.clock import Reservation, stamp, write_seqs
 from graphmem.store.database import Database, native, plain, run
 from graphmem.store.embeddings import Encoder, StoredVectors, vector_fields
 from graphmem.store.ids import new_id
@@ -40,7 +41,6 @@ from graphmem.store.writes import (
     payload_digest,
     positions,
     same_payload,
-    stamp,
     write_idempotent,
 )
 from graphmem.trust.sensitivity import (
@@ -109,9 +109,16 @@ def _with_anchors(
 
 
 def insert_beliefs(
-    tx: ManagedTransaction, principal: str, now: datetime, pending: Sequence[PendingBelief]
+    tx: ManagedTransaction,
+    principal: str,
+    now: datetime,
+    pending: Sequence[PendingBelief],
+    reservation: Reservation | None = None,
 ) -> None:
-    """Creates pending beliefs with provenance, anchors and events (evidence checked)."""
+    """Creates pending beliefs with provenance, anchors and events (evidence checked).
+
+    Their seqs come from ``reservation`` when the write reserved them, else the clock.
+    """
     check_episodes_exist(
         tx,
         principal,
@@ -137,7 +144,7 @@ def insert_beliefs(
             names=names,
             projects=projects,
         )
-        stamp(tx, "belief", principal, [p.id for p in pending], now)
+        stamp(tx, "belief", principal, [p.id for p in pending], now, reservation)
 
 
 def create_beliefs(
@@ -151,12 +158,13 @@ def create_beliefs(
     """Writes beliefs and their provenance in one transaction; returns ids in order.
 
     With ``encode``, each statement's vectors are made first, outside the transaction,
-    and stored with it.
+    and stored with it. A batch of :data:`~graphmem.store.clock.RESERVE_FROM` or more
+    reserves its seqs first, so other writers do not wait for its commit.
     """
     now = datetime.now(UTC)
     vectors = list(encode([b.statement for b in beliefs])) if encode else [None] * len(beliefs)
 
-    def work(tx: ManagedTransaction) -> list[str]:
+    def work(tx: ManagedTransaction, reservation: Reservation | None) -> list[str]:
         keys = [b.idempotency_key for b in beliefs]
         digests = [payload_digest("belief", b) if b.idempotency_key else None for b in beliefs]
         assigned = assign_ids(
@@ -177,10 +185,12 @@ def create_beliefs(
             )
             if is_new
         ]
-        insert_beliefs(tx, principal, now, _with_anchors(tx, principal, pending))
+        insert_beliefs(tx, principal, now, _with_anchors(tx, principal, pending), reservation)
         return [belief_id for belief_id, _ in assigned]
 
-    return write_idempotent(db, work, keyed=any(b.idempotency_key for b in beliefs))
+    return write_seqs(
+        db, principal, len(beliefs), work, keyed=any(b.idempotency_key for b in beliefs)
+    )
 
 
 def _successor(old: Mapping[str, Any], changes: BeliefChanges) -> NewBelief:

@@ -13,6 +13,7 @@ from neo4j import ManagedTransaction
 
 from graphmem.entities.mentions import batched, episode_mentions
 from graphmem.models import Episode, NewEpisode
+from graphmem.store.clock import Reservation, stamp, write_seqs
 from graphmem.store.database import Database, plain, run
 from graphmem.store.embeddings import Encoder, StoredVectors, episode_view_text, vector_fields
 from graphmem.store.writes import (
@@ -22,8 +23,6 @@ from graphmem.store.writes import (
     existing_keys,
     payload_digest,
     positions,
-    stamp,
-    write_idempotent,
 )
 from graphmem.trust.sensitivity import EPISODE_TEXTS, effective, texts_of
 
@@ -60,7 +59,7 @@ def create_episodes(
     texts = [episode_view_text(e.title, e.text) for e in episodes]
     vectors = list(encode(texts)) if encode else [None] * len(episodes)
 
-    def work(tx: ManagedTransaction) -> list[str]:
+    def work(tx: ManagedTransaction, reservation: Reservation | None) -> list[str]:
         keys = [e.idempotency_key for e in episodes]
         digests = [_digest(e) for e in episodes]
         assigned = assign_ids(
@@ -102,10 +101,13 @@ def create_episodes(
                 names=names,
                 projects=projects,
             )
-            stamp(tx, "episode", principal, [episode_id for _, _, episode_id, _ in rows], now)
+            new_ids = [episode_id for _, _, episode_id, _ in rows]
+            stamp(tx, "episode", principal, new_ids, now, reservation)
         return [episode_id for episode_id, _ in assigned]
 
-    return write_idempotent(db, work, keyed=any(e.idempotency_key for e in episodes))
+    return write_seqs(
+        db, principal, len(episodes), work, keyed=any(e.idempotency_key for e in episodes)
+    )
 
 
 def get_episodes(db: Database, principal: str, ids: Sequence[str]) -> list[Episode]:

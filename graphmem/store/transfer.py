@@ -1,10 +1,11 @@
 """Reading a principal's whole memory out, and writing an exported one back in.
 
 Export reads every durable node and link of one principal (``queries/transfer``).
-Import writes a whole file in one managed transaction: it looks up which ids are
-taken, lets the caller decide what to write, reserves a block of seqs from the clock,
-then writes in statements of :data:`BATCH_ROWS` rows. Either all of it is written or
-nothing is.
+Import reserves a block of seqs first, in a short transaction of its own (so other
+writers never wait for its commit: :mod:`graphmem.store.clock`), then writes a whole
+file in one managed transaction: it looks up which ids are taken, lets the caller
+decide what to write, claims the block, then writes in statements of
+:data:`BATCH_ROWS` rows. Either all of it is written or nothing is.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Literal
 from neo4j import ManagedTransaction
 
 from graphmem.entities.mentions import MentionRow, belief_mentions, episode_mentions
+from graphmem.store.clock import Reservation, claim, write_reserved
 from graphmem.store.database import Database, Record, Value, plain, run
 from graphmem.store.writes import write_idempotent
 
@@ -241,13 +243,13 @@ def write_memory(
         principal: Who the rows are written for (every node gets this principal).
         ids: Every id the import may write (to look up which are taken).
         projects: Every project name it may write.
-        seqs: How many seqs to reserve from the clock.
+        seqs: How many seqs to reserve.
         principal_props: The principal node's properties, when it is new.
         plan: Decides what to write from what the store holds (it may raise).
         progress: Called with (rows written, rows in all) after each statement.
     """
 
-    def work(tx: ManagedTransaction) -> MemoryRows | None:
+    def work(tx: ManagedTransaction, reservation: Reservation) -> MemoryRows | None:
         taken = run(tx, "transfer/existing_ids", principal=principal, ids=list(ids))
         present = run(tx, "transfer/existing_projects", principal=principal, names=list(projects))
         build = plan(
@@ -258,10 +260,8 @@ def write_memory(
         )
         if build is None:
             return None
-        reserved = run(
-            tx, "transfer/reserve", principal=principal, count=seqs, props=principal_props
-        )
-        rows = build(int(reserved[0]["base"]))
+        run(tx, "transfer/merge_principal", principal=principal, props=principal_props)
+        rows = build(claim(tx, reservation, seqs))
         statements = _statements(rows)
         total = sum(len(batch) for _, batch in statements)
         done = 0
@@ -274,4 +274,9 @@ def write_memory(
                     progress(done, total)
         return rows
 
-    return write_idempotent(db, work, keyed=True)
+    return write_reserved(
+        db,
+        principal,
+        seqs,
+        lambda reservation: write_idempotent(db, lambda tx: work(tx, reservation), keyed=True),
+    )

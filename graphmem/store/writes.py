@@ -1,32 +1,28 @@
 """What every memory write shares: idempotency keys, new ids, existence checks.
 
 Every write runs in one managed transaction, draws its ``seq`` values from the clock
-inside that transaction, appends one ``:MemoryEvent`` per change, and is a no-op when
+inside that transaction (or, in bulk, from a block reserved before it: see
+:mod:`graphmem.store.clock`), appends one ``:MemoryEvent`` per change, and is a no-op when
 its ``idempotency_key`` was written before with the same payload. A keyed node keeps
 the :func:`payload_digest` of the write that made it (``idempotency_digest``); the key
 reused with another payload raises :class:`~graphmem.errors.IdempotencyConflict`.
-Creates take the clock last (:func:`stamp`), so a writer holds it only for the stamp
-and the commit; :data:`CLOCK_WAITS` keeps how long the latest stamps took, waiting
-included.
+Creates take their seqs last (:func:`graphmem.store.clock.stamp`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import threading
-import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from neo4j import ManagedTransaction
 from pydantic import BaseModel
 
-from graphmem.errors import DatabaseError, IdempotencyConflict, MigrationError, NotFound
+from graphmem.errors import DatabaseError, IdempotencyConflict, NotFound
 from graphmem.store.database import Database, run
 from graphmem.store.ids import new_id
 
@@ -53,66 +49,6 @@ def write_idempotent(db: Database, work: Callable[[ManagedTransaction], T], keye
             lost_race = error.details.get("code") == _CONSTRAINT_FAILED
             if not (keyed and lost_race) or attempt == _IDEMPOTENCY_RACE_RETRIES:
                 raise
-
-
-class ClockTimes:
-    """How long this process's recent stamps took: the wait for the clock and the stamp.
-
-    Args:
-        keep: How many of the latest durations to keep.
-    """
-
-    def __init__(self, keep: int = 10_000) -> None:
-        self._seconds: deque[float] = deque(maxlen=keep)
-        self._lock = threading.Lock()
-
-    def record(self, seconds: float) -> None:
-        """Keeps one stamp's duration."""
-        with self._lock:
-            self._seconds.append(seconds)
-
-    def drain(self) -> list[float]:
-        """The durations kept so far, in seconds, oldest first; forgets them."""
-        with self._lock:
-            kept = list(self._seconds)
-            self._seconds.clear()
-            return kept
-
-
-CLOCK_WAITS = ClockTimes()
-"""This process's stamp durations (``graphmem bench agents`` reports them)."""
-
-
-def stamp(
-    tx: ManagedTransaction,
-    label: Literal["belief", "episode"],
-    principal: str,
-    ids: Sequence[str],
-    now: datetime,
-) -> None:
-    """Gives the nodes just created in ``tx`` their seqs and created events, in order.
-
-    Runs ``{label}/stamp``, which takes the clock: call it after the create statement,
-    so the clock is held from here to the commit only.
-
-    Args:
-        tx: The write transaction that created the nodes.
-        label: Which nodes.
-        principal: Whose nodes.
-        ids: The new nodes' ids, in the order their seqs are drawn.
-        now: The events' time.
-
-    Raises:
-        MigrationError: There is no clock (the schema is missing).
-    """
-    started = time.perf_counter()
-    stamped = run(tx, f"{label}/stamp", principal=principal, ids=list(ids), now=now)
-    CLOCK_WAITS.record(time.perf_counter() - started)
-    if int(stamped[0]["created"]) != len(ids):  # the stamp matched no clock
-        raise MigrationError(
-            "the memory schema is missing (no :Clock node): run `graphmem init`, or open a "
-            "GraphMem with migrate=True"
-        )
 
 
 IDEMPOTENCY_DIGEST = "idempotency_digest"

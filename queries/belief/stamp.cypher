@@ -1,17 +1,20 @@
 // Gives the beliefs just created in this transaction ($ids, in order) their seqs from
-// the clock and one belief.created event each. It runs last in the write, so the
+// the clock, or from the block reserved before the transaction ($base, the seq before
+// it), and one belief.created event each. It runs last in the write, so the
 // clock is held only for this statement and the commit: writers queue on it, and seqs
 // become visible in the order they were drawn (views catch up by seq). The lock is a
 // write of another property: a waiter queued on `clock.seq = clock.seq + k` holds a
 // lock that a transaction which already owns the clock needs for its next `+ k`
 // (DeadlockDetected), and `clock.seq = clock.seq` writes the value read before the
 // lock (lost updates).
-MATCH (clock:Clock {id: 'memory'})
-SET clock.locked = true  // the write lock first, before seq is read
+OPTIONAL MATCH (clock:Clock {id: 'memory'})
+WHERE $base IS NULL  // a reserved write brings its block's $base (store/clock.py)
+SET clock.locked = true  // the write lock first, before seq is read (a no-op on null)
 REMOVE clock.locked
 WITH clock
 SET clock.seq = clock.seq + size($ids)
-WITH clock.seq - size($ids) AS base
+WITH coalesce($base, clock.seq - size($ids)) AS base
+WHERE base IS NOT NULL  // neither a block nor a clock: created stays 0
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (b:Belief {id: $ids[i]})
 USING INDEX SEEK b:Belief(id)
