@@ -30,7 +30,7 @@ import json
 import os
 import shutil
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -106,6 +106,8 @@ def prefetched(
 
 
 SYNC_BATCH = 2_000
+PARALLEL_ADD_MIN = 256
+"""Vectors added to an HNSW graph at once from which the add runs on every core."""
 FAISS_THREADS = 1
 """One query scans on one thread: with more, OpenMP fights onnxruntime and Neo4j for
 the same cores (measured at 100k vectors: 35 ms with 2 threads, 13 ms with 1).
@@ -129,6 +131,18 @@ another format is rebuilt from the graph."""
 
 
 _OMP_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _every_core() -> Iterator[None]:
+    """FAISS on every core for one build step (under a lock), then what it found."""
+    with _OMP_LOCK:
+        before = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(os.cpu_count() or 1)
+        try:
+            yield
+        finally:
+            faiss.omp_set_num_threads(before)
 
 
 @cache
@@ -314,9 +328,13 @@ class SemanticView:
         self.removed.difference_update(seqs)
         if not fresh:
             return  # replayed events: every vector is already here
-        self.index.add_with_ids(
-            np.stack([row for _, row in fresh]), np.array([i for i, _ in fresh], dtype=np.int64)
-        )
+        rows = np.stack([row for _, row in fresh])
+        fresh_ids = np.array([i for i, _ in fresh], dtype=np.int64)
+        if self.approximate and len(fresh) >= PARALLEL_ADD_MIN:
+            with _every_core():  # a page caught up: inserting into the graph is the cost
+                self.index.add_with_ids(rows, fresh_ids)
+        else:
+            self.index.add_with_ids(rows, fresh_ids)
         self._present.update(seqs)
 
     def _add_items(self, created: list[ViewEvent]) -> None:
@@ -383,13 +401,8 @@ class SemanticView:
         stale = self.approximate and len(self.removed) > limit
         if not (too_big or stale):
             return False
-        with _OMP_LOCK:  # building may use every core; searching uses FAISS_THREADS
-            before = faiss.omp_get_max_threads()
-            faiss.omp_set_num_threads(os.cpu_count() or 1)
-            try:
-                self.index = _approximate_copy(self.embedder.dim, self.index, self.removed)
-            finally:
-                faiss.omp_set_num_threads(before)
+        with _every_core():  # building may use every core; searching uses FAISS_THREADS
+            self.index = _approximate_copy(self.embedder.dim, self.index, self.removed)
         self.approximate = True
         self.removed = set()
         self._present = self._items()
@@ -419,7 +432,7 @@ class SemanticView:
 
     def _sync(self, purge: bool, feed: ViewFeed, most: int | None = None) -> int:
         applied = 0
-        deleted = False
+        deleted = reshaped = False
         types = view_event_types(self.surface)
         while most is None or applied < most:
             events = feed(self.watermark, types, SYNC_BATCH)
@@ -435,8 +448,12 @@ class SemanticView:
                 deleted = True
             self.watermark = events[-1].seq
             applied += len(events)
+            if not self.approximate and self.index.ntotal > self.exact_max:
+                # Approximate from here on: built from empty, the exact index never
+                # grows past exact_max (at 1M vectors it would be 1.5 GB, then copied).
+                reshaped = self._reshape()
         if applied or (purge and self.removed):
-            reshaped = self._reshape(purge)
+            reshaped = self._reshape(purge) or reshaped
             self._unsaved += applied
             due = self._unsaved > max(SAVE_MIN, self.index.ntotal // SAVE_SHARE)
             due = due or (self._files is not None and not self._files[0].is_file())
