@@ -11,15 +11,18 @@ which embedder it used.
 
 from __future__ import annotations
 
+import json
 import random
 import resource
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any
 
+from graphmem.bench.fresh_client import rss_mb
 from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.client import GraphMem
@@ -40,6 +43,8 @@ REAL_EMBEDDER_MAX = 100_000
 EMBEDDER_CHOICES = ("auto", "minilm", "hashed")
 SUPERSEDED_SHARE = 0.05
 """The share of each size's beliefs superseded, one at a time."""
+FRESH_CLIENT_QUERIES = 100
+"""Recalls the fresh client process makes before its memory is read."""
 EMBED_SAMPLE = 2_000
 """How many of the size's statements the embedder alone embeds: the rate that ingest
 with embedding is compared with, measured in the same run."""
@@ -200,6 +205,7 @@ def run_scale_bench(
             ids.extend(memory.believe_many(batch))
             progress("write", len(batch))
         write_seconds = time.perf_counter() - started
+        rss_after = {"write": rss_mb()}
 
         started = time.perf_counter()
         superseded = rng.sample(ids, int(len(ids) * superseded_share))
@@ -207,6 +213,7 @@ def run_scale_bench(
             memory.supersede(old, f"Revised: {_statement(rng)[0]}", reason="bench revision")
             progress("supersede", 1)
         supersede_seconds = time.perf_counter() - started
+        rss_after["supersede"] = rss_mb()
 
         # The first recall catches the views up from the vectors the writes stored.
         # (reindex() would also relink every entity and rescan every text for secrets:
@@ -214,17 +221,21 @@ def run_scale_bench(
         started = time.perf_counter()
         _catch_up(memory)
         catch_up_seconds = time.perf_counter() - started
+        rss_after["catch_up"] = rss_mb()
         written = beliefs + len(superseded)
         progress("catch up", written)
         alone_per_s = _embedder_alone_per_s(embedder, sample)
         built = _view_from_empty(memory, embedder)
         progress("view from empty", written)
+        rss_after["view_from_empty"] = rss_mb()
 
         latencies: list[float] = []
         returned: list[int] = []
+        asked: list[tuple[str, str]] = []
         for _ in range(queries):
             text, _ = _statement(rng)
             project = f"service-{rng.randrange(projects)}"
+            asked.append((text, project))
             query_started = time.perf_counter()
             result = memory.recall(text, project=project, k=10)
             latencies.append((time.perf_counter() - query_started) * 1000)
@@ -232,7 +243,9 @@ def run_scale_bench(
             progress("recall", 1)
         views = views_directory(resolve_data_dir() / "views", memory.principal)
         faiss_bytes = sum(path.stat().st_size for path in views.glob("belief-*.faiss"))
-        rss_mb = _rss_mb()
+        lexical_bytes = sum(path.stat().st_size for path in views.glob("belief-lexical.npz"))
+        rss_after["recall"] = rss_mb()
+        fresh = _fresh_client(memory.principal, embedder, asked[:FRESH_CLIENT_QUERIES])
         store_after = _store_bytes(memory.settings)
         with_embedding = written / (write_seconds + supersede_seconds + catch_up_seconds)
         p50 = statistics.median(latencies)
@@ -261,9 +274,12 @@ def run_scale_bench(
                 "p95_over_p50": round(percentile(latencies, 95) / p50, 2),
                 "mean_items": round(statistics.fmean(returned), 2),
             },
-            "client_rss_mb": rss_mb,
+            "client_rss_mb": rss_after["recall"],
+            "client_rss_mb_after": rss_after,
+            "fresh_client_rss_mb": fresh,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "faiss_bytes": faiss_bytes,
+            "lexical_file_bytes": lexical_bytes,
             "neo4j_store_bytes": store_after,
             "neo4j_store_growth_bytes": (
                 store_after - store_before
@@ -397,16 +413,25 @@ def _embedder_alone_per_s(embedder: Embedder | None, texts: Sequence[str]) -> fl
     return len(texts) / max(time.perf_counter() - started, 1e-9)
 
 
-def _rss_mb() -> float | None:
-    """The process's resident memory now (Linux), in MB."""
-    try:
-        status = Path("/proc/self/status").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return None
+def _fresh_client(
+    principal: str, embedder: Embedder | None, queries: list[tuple[str, str]]
+) -> dict[str, float | None]:
+    """A new client process's memory on this memory (:mod:`graphmem.bench.fresh_client`)."""
+    raw = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+    request = {
+        "principal": principal,
+        "embedder": "hashed" if isinstance(raw, HashedEmbedder) else "minilm",
+        "queries": queries,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "graphmem.bench.fresh_client"],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures: dict[str, float | None] = json.loads(done.stdout)
+    return figures
 
 
 def _store_bytes(settings: ConnectionSettings) -> int | None:

@@ -210,6 +210,7 @@ def scale(
 def _scale_lines(each: dict[str, Any]) -> list[str]:
     """One size's figures in words."""
     ingest, recall, built = each["ingest"], each["recall"], each["view_from_empty"]
+    fresh = each["fresh_client_rss_mb"]
     store = each["neo4j_store_bytes"]
     store_text = (
         f"{store / 2**20:,.0f} MB (+{each['neo4j_store_growth_bytes'] / 2**20:,.0f} MB)"
@@ -233,7 +234,12 @@ def _scale_lines(each: dict[str, Any]) -> list[str]:
         f"({recall['p95_over_p50']}x p50) over {recall['queries']}",
         f"  client memory {each['client_rss_mb']} MB (process peak so far "
         f"{each['peak_rss_mb']} MB); "
-        f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; Neo4j store {store_text}",
+        f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; "
+        f"lexical file {each['lexical_file_bytes'] / 2**20:,.1f} MB; Neo4j store {store_text}",
+        "  client memory after each stage: "
+        + ", ".join(f"{stage} {mb} MB" for stage, mb in each["client_rss_mb_after"].items()),
+        f"  a new client process serving it: {fresh['serving_mb']} MB after "
+        f"{fresh['recalls']} recalls (peak {fresh['peak_mb']} MB)",
     ]
 
 

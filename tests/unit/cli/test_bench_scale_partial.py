@@ -37,8 +37,16 @@ def _figures(size: int) -> dict[str, Any]:
         },
         "recall": {"queries": 5, "p50_ms": 20.0, "p95_ms": 30.0, "p95_over_p50": 1.5},
         "client_rss_mb": 500.0,
+        "client_rss_mb_after": {"write": 450.0, "recall": 500.0},
+        "fresh_client_rss_mb": {
+            "recalls": 5,
+            "at_start_mb": 90.0,
+            "serving_mb": 300.0,
+            "peak_mb": 310.0,
+        },
         "peak_rss_mb": 600.0,
         "faiss_bytes": 1024,
+        "lexical_file_bytes": 512,
         "neo4j_store_bytes": None,
         "neo4j_store_growth_bytes": None,
     }
