@@ -29,7 +29,10 @@ def test_each_size_reports_its_figures_and_its_embedder(bench_env: Path) -> None
         assert each["recall"]["queries"] == 10 and each["recall"]["mean_items"] == 10
         assert each["recall"]["p95_over_p50"] >= 1
         assert each["faiss_bytes"] > each["beliefs"] * HashedEmbedder.dim * 4
-        assert each["client_rss_mb"] > 0 and each["lexical_file_bytes"] > 0
+        assert each["client_rss_mb"] > 0
+        # the lexical view is saved once its pending postings merge (4,096 at least), so
+        # at these sizes its file may not exist yet
+        assert isinstance(each["lexical_file_bytes"], int) and each["lexical_file_bytes"] >= 0
         stages_measured = ["write", "supersede", "catch_up", "view_from_empty", "recall"]
         assert list(each["client_rss_mb_after"]) == stages_measured
         assert each["client_rss_mb_after"]["recall"] == each["client_rss_mb"]
