@@ -15,28 +15,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
+from graphmem.bench.stats import rss_mb
 from graphmem.client import GraphMem
 from graphmem.vectors.hashed import HashedEmbedder
 from graphmem.vectors.minilm import MiniLMEmbedder
 from graphmem.vectors.protocol import Embedder
-
-
-def rss_mb(field: str = "VmRSS") -> float | None:
-    """This process's resident memory now (``VmRSS``) or at its peak (``VmHWM``), in MB.
-
-    Linux only (None elsewhere). The peak is read here, not from ``getrusage``: a
-    process started by another inherits that one's peak across ``exec``.
-    """
-    try:
-        status = Path("/proc/self/status").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith(f"{field}:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return None
 
 
 def measure(

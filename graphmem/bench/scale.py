@@ -22,9 +22,8 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
-from graphmem.bench.fresh_client import rss_mb
 from graphmem.bench.scratch import scratch_memory
-from graphmem.bench.stats import percentile
+from graphmem.bench.stats import percentile, rss_mb
 from graphmem.client import GraphMem
 from graphmem.errors import InvalidInput
 from graphmem.models import BeliefType
@@ -401,12 +400,17 @@ class _CountingEmbedder:
         return self._inner.embed(texts)
 
 
+def _uncached(embedder: Embedder | None) -> Embedder | None:
+    """The embedder under the bench's cache, if it has one."""
+    return embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+
+
 def _embedder_alone_per_s(embedder: Embedder | None, texts: Sequence[str]) -> float:
     """How fast the bench's embedder alone embeds ``texts``, in texts per second.
 
     Its cache, if it has one, is bypassed: ingest has just filled it with these texts.
     """
-    raw = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+    raw = _uncached(embedder)
     model = raw if raw is not None else MiniLMEmbedder()
     started = time.perf_counter()
     model.embed(list(texts))
@@ -417,7 +421,7 @@ def _fresh_client(
     principal: str, embedder: Embedder | None, queries: list[tuple[str, str]]
 ) -> dict[str, float | None]:
     """A new client process's memory on this memory (:mod:`graphmem.bench.fresh_client`)."""
-    raw = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+    raw = _uncached(embedder)
     request = {
         "principal": principal,
         "embedder": "hashed" if isinstance(raw, HashedEmbedder) else "minilm",

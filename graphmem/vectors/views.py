@@ -448,10 +448,9 @@ class SemanticView:
                 deleted = True
             self.watermark = events[-1].seq
             applied += len(events)
-            if not self.approximate and self.index.ntotal > self.exact_max:
-                # Approximate from here on: built from empty, the exact index never
-                # grows past exact_max (at 1M vectors it would be 1.5 GB, then copied).
-                reshaped = self._reshape()
+            # Reshaped page by page: built from empty, the exact index never grows past
+            # exact_max and a page (at 1M vectors it would be 1.5 GB, then copied).
+            reshaped = self._reshape() or reshaped
         if applied or (purge and self.removed):
             reshaped = self._reshape(purge) or reshaped
             self._unsaved += applied
