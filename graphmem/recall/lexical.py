@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from graphmem.recall.terms import ANALYSIS_VERSION, document_terms, query_terms
 from graphmem.settings import make_private_dir, private_file, write_private_text
+from graphmem.vectors import freed
 from graphmem.vectors.tier import cache_budget, sweep
 from graphmem.vectors.views import (
     SYNC_BATCH,
@@ -316,6 +317,7 @@ class LexicalView:
         if self._pending_count > max(_MERGE_MIN, len(self._docs) // MERGE_SHARE):
             self._merge()
             self._save()
+        freed.applied(applied)
         return applied
 
     def rebuild(self) -> int:

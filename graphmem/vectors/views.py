@@ -43,6 +43,7 @@ from graphmem.errors import GraphMemError
 from graphmem.settings import make_private_dir, private_file, write_private_text
 from graphmem.store.embeddings import StoredVectors
 from graphmem.store.events import ViewEvent
+from graphmem.vectors import freed
 from graphmem.vectors.protocol import Embedder, Vectors
 from graphmem.vectors.stored import embed_items, unpack
 from graphmem.vectors.tier import cache_budget, sweep
@@ -458,6 +459,7 @@ class SemanticView:
             due = due or (self._files is not None and not self._files[0].is_file())
             if deleted or reshaped or due:
                 self._save()
+        freed.applied(applied)
         return applied
 
     def rebuild(self) -> int:
