@@ -2,11 +2,13 @@
 
 Catching a view up reads pages of events (texts, packed vectors, decoded rows), adds
 them to FAISS and the lexical index, and frees the page. glibc keeps what was freed
-in its heap for later allocations, so a client that caught up on a million events
-kept about 1.4 GB more resident than one that loaded the same views from disk
-(``graphmem bench scale``, docs/benchmarks.md). Once enough events were applied
-since the last time, :func:`applied` asks glibc to return its free pages
-(``malloc_trim``); where there is no glibc (musl, macOS) it does nothing.
+in its heap for later allocations: a client that caught up on a million events held
+2,163 MB where a process loading the same views from disk held 1,330 MB, and 1,494 MB
+once the freed pages were given back (``graphmem bench scale``, docs/benchmarks.md).
+Once enough events were applied since the last time, :func:`applied` asks glibc to
+return its free pages (``malloc_trim``); where there is no glibc (musl, macOS) it does
+nothing. A release may fall on a recall that catches up its slice: it took 21-74 ms
+on a heap of a gigabyte here, once per :data:`RELEASE_AFTER` events.
 """
 
 from __future__ import annotations
