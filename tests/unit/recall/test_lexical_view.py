@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from graphmem.recall.lexical import K1, B, LexicalView
+from graphmem.recall.lexical import CANDIDATE_SAMPLE, K1, B, LexicalView, best_positions
 from graphmem.store.events import ViewEvent
 
 
@@ -178,3 +179,27 @@ def test_search_between_keeps_the_dated_documents_only() -> None:
     window = (day - timedelta(days=1), day + timedelta(days=1))
     assert [hit.seq for hit in view.search("hiking", 5, between=window)] == [1]
     assert view.latest_time() == day + timedelta(days=40)
+
+
+def _best_by_sorting(scores: np.ndarray, seqs: np.ndarray, limit: int) -> list[int]:
+    matched = [i for i in range(len(scores)) if scores[i] > 0]
+    return sorted(matched, key=lambda i: (-scores[i], -seqs[i]))[:limit]
+
+
+@pytest.mark.parametrize("size", [1, 7, 100, 20_000, 100_000])
+@pytest.mark.parametrize("limit", [1, 10, 50])
+def test_the_best_positions_are_those_a_full_sort_picks(size: int, limit: int) -> None:
+    rng = np.random.default_rng(size + limit)
+    # few distinct scores: ties at the last place kept are the rule, as in a small vocabulary
+    scores = rng.integers(0, 6, size).astype(np.float64) * 0.5
+    seqs = rng.permutation(size * 3)[:size].astype(np.int64)  # distinct, in no order
+    assert best_positions(scores, seqs, limit).tolist() == _best_by_sorting(scores, seqs, limit)
+
+
+def test_when_the_sample_misses_the_matches_every_match_still_competes() -> None:
+    scores = np.zeros(200_000)
+    stride = len(scores) // CANDIDATE_SAMPLE  # the sample reads every stride-th score
+    scores[1::stride] = np.linspace(1, 2, len(scores[1::stride]))  # none of them
+    seqs = np.arange(len(scores), dtype=np.int64)
+    assert best_positions(scores, seqs, 5).tolist() == _best_by_sorting(scores, seqs, 5)
+    assert best_positions(np.zeros(50), seqs[:50], 5).tolist() == []
