@@ -230,6 +230,7 @@ def run_scale_bench(
 
         latencies: list[float] = []
         returned: list[int] = []
+        traced: list[str] = []
         asked: list[tuple[str, str]] = []
         for _ in range(queries):
             text, _ = _statement(rng)
@@ -239,7 +240,9 @@ def run_scale_bench(
             result = memory.recall(text, project=project, k=10)
             latencies.append((time.perf_counter() - query_started) * 1000)
             returned.append(len(result.items))
+            traced.append(result.trace_id)
             progress("recall", 1)
+        steps = _step_medians(memory, traced)
         views = views_directory(resolve_data_dir() / "views", memory.principal)
         faiss_bytes = sum(path.stat().st_size for path in views.glob("belief-*.faiss"))
         lexical_bytes = sum(path.stat().st_size for path in views.glob("belief-lexical.npz"))
@@ -272,6 +275,7 @@ def run_scale_bench(
                 "p95_ms": round(percentile(latencies, 95), 2),
                 "p95_over_p50": round(percentile(latencies, 95) / p50, 2),
                 "mean_items": round(statistics.fmean(returned), 2),
+                "step_p50_ms": steps,
             },
             "client_rss_mb": rss_after["recall"],
             "client_rss_mb_after": rss_after,
@@ -346,6 +350,20 @@ def _catch_up(memory: GraphMem) -> None:
         result = memory.recall("catch the views up", k=1)
         if memory.get_trace(result.trace_id, operator=True)["operator_view_lag"] == 0:
             return
+
+
+def _step_medians(memory: GraphMem, trace_ids: Sequence[str]) -> dict[str, float]:
+    """Each recall step's median time (ms) over the traces: where a recall's time goes.
+
+    A step some recalls skip (``lexical_again`` runs only after a write) is the median
+    over the recalls that ran it. Steps run in parallel, so they need not sum to the total.
+    """
+    times: dict[str, list[float]] = {}
+    for trace_id in trace_ids:
+        latency = memory.get_trace(trace_id, operator=True)["operator_latency_ms"]
+        for step, ms in json.loads(str(latency)).items():
+            times.setdefault(step, []).append(float(ms))
+    return {step: round(statistics.median(each), 2) for step, each in sorted(times.items())}
 
 
 def _view_from_empty(memory: GraphMem, embedder: Embedder | None) -> dict[str, Any]:

@@ -232,6 +232,8 @@ def _scale_lines(each: dict[str, Any]) -> list[str]:
         f"{built['texts_embedded']} texts embedded",
         f"  recall: p50 {recall['p50_ms']} ms, p95 {recall['p95_ms']} ms "
         f"({recall['p95_over_p50']}x p50) over {recall['queries']}",
+        "  recall steps (p50 ms, from the traces; some run side by side): "
+        + ", ".join(f"{step} {ms}" for step, ms in recall["step_p50_ms"].items()),
         f"  client memory {each['client_rss_mb']} MB (process peak so far "
         f"{each['peak_rss_mb']} MB); "
         f"FAISS {each['faiss_bytes'] / 2**20:,.1f} MB; "

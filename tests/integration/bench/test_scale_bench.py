@@ -28,6 +28,9 @@ def test_each_size_reports_its_figures_and_its_embedder(bench_env: Path) -> None
         assert built["vectors_per_s"] > 0 and built["over_embedder_alone"] > 0
         assert each["recall"]["queries"] == 10 and each["recall"]["mean_items"] == 10
         assert each["recall"]["p95_over_p50"] >= 1
+        steps = each["recall"]["step_p50_ms"]  # read back from the recalls' traces
+        assert {"total", "lexical", "semantic", "candidates"} <= steps.keys()
+        assert 0 < steps["lexical"] <= steps["total"]
         assert each["faiss_bytes"] > each["beliefs"] * HashedEmbedder.dim * 4
         assert each["client_rss_mb"] > 0
         # the lexical view is saved once its pending postings merge (4,096 at least), so

@@ -35,7 +35,13 @@ def _figures(size: int) -> dict[str, Any]:
             "texts_embedded": 0,
             "over_embedder_alone": 0.6,
         },
-        "recall": {"queries": 5, "p50_ms": 20.0, "p95_ms": 30.0, "p95_over_p50": 1.5},
+        "recall": {
+            "queries": 5,
+            "p50_ms": 20.0,
+            "p95_ms": 30.0,
+            "p95_over_p50": 1.5,
+            "step_p50_ms": {"lexical": 4.0, "total": 20.0},
+        },
         "client_rss_mb": 500.0,
         "client_rss_mb_after": {"write": 450.0, "recall": 500.0},
         "fresh_client_rss_mb": {
