@@ -7,14 +7,20 @@ the semantic view (created nodes add their text, deletions remove it) and kept b
 it under the views directory. Document frequencies, lengths and the document count
 are the principal's own: another principal's writes cannot change a single score.
 
-The index is a compressed base (CSR: term -> document positions and term frequencies)
-plus the postings added since it was last merged. Only the base is saved, in one file
-that also holds its watermark; on load the events after it are replayed into the
-pending part. So a write followed by a query costs no file write; a merge (once the
-pending part outgrows an eighth of the base) saves. A deletion (``forget``) merges,
-compacts and saves at once, so a forgotten text's words leave memory and disk
-together. Superseded or retired nodes stay; the hard filters in Cypher decide what is
-returned. Each document also keeps when it happened (episodes), for the time arm.
+The index is a compressed base (CSR: term -> document positions and shapes) plus the
+postings added since it was last merged. A posting's shape is the pair (term frequency,
+document length), numbered in the view's own table: a search computes BM25's
+term-frequency part once per shape (a few dozen, a few thousand in long texts) and reads
+each posting's from that table, instead of reading every document's length and doing
+the arithmetic per posting (at 1M documents, 8.8 -> 4.9 ms a search's weighing).
+
+Only the base is saved, in one file that also holds its watermark; on load the events
+after it are replayed into the pending part. So a write followed by a query costs no
+file write; a merge (once the pending part outgrows an eighth of the base) saves. A
+deletion (``forget``) merges, compacts and saves at once, so a forgotten text's words
+leave memory and disk together. Superseded or retired nodes stay; the hard filters in
+Cypher decide what is returned. Each document also keeps when it happened (episodes),
+for the time arm.
 """
 
 from __future__ import annotations
@@ -56,10 +62,10 @@ _MERGE_MIN = 4_096
 
 Ints = npt.NDArray[np.int64]
 Postings = npt.NDArray[np.int32]
-"""Term ids, document positions and term frequencies: 4 bytes each (at 1M beliefs,
-about 16M postings), where int64 would double the view's largest arrays."""
+"""Term ids, document positions and shapes: 4 bytes each (at 1M beliefs, about 16M
+postings), where int64 would double the view's largest arrays."""
 Floats = npt.NDArray[np.float64]
-_FILE_FORMAT = 2
+_FILE_FORMAT = 3  # 3: shapes (tf, length) where 2 stored term frequencies
 
 
 @dataclass(frozen=True)
@@ -124,10 +130,18 @@ class LexicalView:
         self._offsets: Ints = np.zeros(1, dtype=np.int64)
         """Base postings of term t: positions ``_offsets[t]`` to ``_offsets[t + 1]``."""
         self._docs: Postings = np.zeros(0, dtype=np.int32)
-        self._tfs: Postings = np.zeros(0, dtype=np.int32)
+        self._shapes: Postings = np.zeros(0, dtype=np.int32)
+        """Each base posting's shape: its position in ``_shape_tfs`` and ``_shape_lengths``."""
+        self._shape_of: dict[tuple[int, int], int] = {}
+        self._shape_tfs = _Column(np.int64)
+        self._shape_lengths = _Column(np.int64)
         self._pending: dict[int, list[int]] = {}
-        """Postings since the last merge: term id -> [doc, tf, doc, tf, ...]."""
+        """Postings since the last merge: term id -> [doc, shape, doc, shape, ...]."""
         self._pending_count = 0
+        self._pending_read: dict[int, Postings] = {}
+        """Each term's pending postings as searches last read them, as an array: a
+        search converts only what was added since (at 1M documents a pending part can
+        hold 2M postings, converted from lists at every search before)."""
         self._seqs = _Column(np.int64)
         self._lengths = _Column(np.float64)
         self._times = _Column(np.float64)
@@ -155,30 +169,39 @@ class LexicalView:
             if term_id is None:
                 term_id = self._term_id[term] = len(self._terms)
                 self._terms.append(term)
-            self._pending.setdefault(term_id, []).extend((doc, tf))
+            self._pending.setdefault(term_id, []).extend((doc, self._shape(tf, len(terms))))
             self._pending_count += 1
 
+    def _shape(self, tf: int, length: int) -> int:
+        """The number of the shape (``tf``, ``length``), a new one if never seen."""
+        shape = self._shape_of.get((tf, length))
+        if shape is None:
+            shape = self._shape_of[(tf, length)] = self._shape_tfs.size
+            self._shape_tfs.append(tf)
+            self._shape_lengths.append(length)
+        return shape
+
     def _triples(self) -> tuple[Postings, Postings, Postings]:
-        """Every posting as (term id, doc, tf) arrays, base and pending together."""
+        """Every posting as (term id, doc, shape) arrays, base and pending together."""
         counts = np.diff(self._offsets)
         terms = [np.repeat(np.arange(len(counts), dtype=np.int32), counts)]
-        docs, tfs = [self._docs], [self._tfs]
+        docs, shapes = [self._docs], [self._shapes]
         for term_id, flat in self._pending.items():
             pairs = np.array(flat, dtype=np.int32).reshape(-1, 2)
             terms.append(np.full(len(pairs), term_id, dtype=np.int32))
             docs.append(pairs[:, 0])
-            tfs.append(pairs[:, 1])
-        return np.concatenate(terms), np.concatenate(docs), np.concatenate(tfs)
+            shapes.append(pairs[:, 1])
+        return np.concatenate(terms), np.concatenate(docs), np.concatenate(shapes)
 
     def _merge(self, removed: set[int] | None = None) -> None:
         """Folds pending postings into the base; drops ``removed`` documents' postings."""
-        terms, docs, tfs = self._triples()
+        terms, docs, shapes = self._triples()
         gone_docs = [self._doc_of_seq[seq] for seq in removed or () if seq in self._doc_of_seq]
         if gone_docs:
             gone = np.zeros(self.count, dtype=bool)
             gone[gone_docs] = True
             keep = ~gone[docs]
-            terms, docs, tfs = terms[keep], docs[keep], tfs[keep]
+            terms, docs, shapes = terms[keep], docs[keep], shapes[keep]
             docs = (np.cumsum(~gone) - 1).astype(np.int32)[docs]
             self._seqs.replace(self._seqs.values()[~gone])
             self._lengths.replace(self._lengths.values()[~gone])
@@ -192,11 +215,12 @@ class LexicalView:
             terms = np.searchsorted(used, terms).astype(np.int32)
         order = np.lexsort((docs, terms))
         self._docs = docs[order]
-        self._tfs = tfs[order]
+        self._shapes = shapes[order]
         per_term = np.bincount(terms, minlength=len(self._terms))
         self._offsets = np.concatenate(([0], np.cumsum(per_term))).astype(np.int64)
         self._pending = {}
         self._pending_count = 0
+        self._pending_read = {}
 
     # --- persistence ------------------------------------------------------------
 
@@ -227,20 +251,28 @@ class LexicalView:
             terms = vocabulary.split("\n") if vocabulary else []
             offsets = stored["offsets"].astype(np.int64)
             docs = stored["docs"].astype(np.int32, copy=False)
-            tfs = stored["tfs"].astype(np.int32, copy=False)
+            shapes = stored["shapes"].astype(np.int32, copy=False)
+            shape_tfs = stored["shape_tfs"].astype(np.int64)
+            shape_lengths = stored["shape_lengths"].astype(np.int64)
             seqs = stored["doc_seqs"].astype(np.int64)
             lengths = stored["doc_lengths"].astype(np.float64)
             times = stored["doc_times"].astype(np.float64)
         count = int(meta["count"])
         consistent = (
             len(offsets) == len(terms) + 1
-            and int(offsets[-1]) == len(docs) == len(tfs)
+            and int(offsets[-1]) == len(docs) == len(shapes)
+            and len(shape_tfs) == len(shape_lengths)
+            and (not len(shapes) or int(shapes.max()) < len(shape_tfs))
             and len(seqs) == len(lengths) == len(times) == count
             and (not len(docs) or int(docs.max()) < count)
         )
         if not consistent:
             return
-        self._terms, self._offsets, self._docs, self._tfs = terms, offsets, docs, tfs
+        self._terms, self._offsets, self._docs, self._shapes = terms, offsets, docs, shapes
+        self._shape_tfs.replace(shape_tfs)
+        self._shape_lengths.replace(shape_lengths)
+        pairs = zip(shape_tfs.tolist(), shape_lengths.tolist(), strict=True)
+        self._shape_of = {pair: shape for shape, pair in enumerate(pairs)}
         self._term_id = {term: index for index, term in enumerate(terms)}
         self._seqs.replace(seqs)
         self._lengths.replace(lengths)
@@ -267,7 +299,9 @@ class LexicalView:
                 terms=np.frombuffer("\n".join(self._terms).encode("utf-8"), dtype=np.uint8),
                 offsets=self._offsets,
                 docs=self._docs,
-                tfs=self._tfs,
+                shapes=self._shapes,
+                shape_tfs=self._shape_tfs.values(),
+                shape_lengths=self._shape_lengths.values(),
                 doc_seqs=self._seqs.values(),
                 doc_lengths=self._lengths.values().astype(np.int32),
                 doc_times=self._times.values(),
@@ -344,12 +378,17 @@ class LexicalView:
             if term_id + 1 < len(self._offsets)
             else (0, 0)
         )
-        docs, tfs = self._docs[start:end], self._tfs[start:end]
+        docs, shapes = self._docs[start:end], self._shapes[start:end]
         flat = self._pending.get(term_id)
         if flat:
-            pairs = np.array(flat, dtype=np.int32).reshape(-1, 2)
-            docs, tfs = np.concatenate((docs, pairs[:, 0])), np.concatenate((tfs, pairs[:, 1]))
-        return docs, tfs
+            read = self._pending_read.get(term_id, np.zeros(0, dtype=np.int32))
+            if len(read) < len(flat):
+                added = np.array(flat[len(read) :], dtype=np.int32)
+                read = self._pending_read[term_id] = np.concatenate((read, added))
+            pairs = read.reshape(-1, 2)
+            docs = np.concatenate((docs, pairs[:, 0]))
+            shapes = np.concatenate((shapes, pairs[:, 1]))
+        return docs, shapes
 
     def search(
         self, query: str, limit: int, between: tuple[datetime, datetime] | None = None
@@ -378,22 +417,24 @@ class LexicalView:
             count = self.count
             if not count or limit <= 0:
                 return []
-            lengths = self._lengths.values()
             average = max(self._total_length / count, 1e-9)
+            tf = self._shape_tfs.values().astype(np.float64)
+            norm = K1 * (1 - B + B * self._shape_lengths.values() / average)
+            saturated = tf * (K1 + 1) / (tf + norm)  # BM25's tf part, for each shape
             docs_per_term: list[Postings] = []
             weights_per_term: list[Floats] = []
             for term in dict.fromkeys(terms):
                 term_id = self._term_id.get(term)
                 if term_id is None:
                     continue
-                docs, tfs = self._postings(term_id)
+                docs, shapes = self._postings(term_id)
                 if not len(docs):
                     continue
                 idf = np.log(1 + (count - len(docs) + 0.5) / (len(docs) + 0.5))
-                tf = tfs.astype(np.float64)
-                norm = K1 * (1 - B + B * np.take(lengths, docs) / average)
+                weights = np.take(saturated, shapes)
+                weights *= idf
                 docs_per_term.append(docs)
-                weights_per_term.append(idf * tf * (K1 + 1) / (tf + norm))
+                weights_per_term.append(weights)
             if not docs_per_term:
                 return []
             totals = np.bincount(  # O(postings + documents): no sort of the postings

@@ -130,6 +130,19 @@ def test_pending_and_merged_postings_score_alike() -> None:
     assert pending.search("word2 shared", 30) == merged.search("word2 shared", 30)
 
 
+def test_postings_added_after_a_search_are_found_by_the_next() -> None:
+    log = Log()
+    for seq in range(1, 20):
+        log.create(seq, f"word{seq % 3} shared text")
+    view = _view(log)
+    view.search("word1 shared", 50)  # reads (and keeps) the pending postings so far
+    for seq in range(20, 40):
+        log.create(seq, f"word{seq % 3} shared text")
+    view.sync()
+    assert view.search("word1 shared", 50) == _view(log).search("word1 shared", 50)
+    assert {hit.seq for hit in view.search("word1", 50)} == {s for s in range(1, 40) if s % 3 == 1}
+
+
 def test_a_deletion_survives_a_failed_catch_up(tmp_path: Path) -> None:
     log = Log()
     log.create(1, "the password is hunter2")
