@@ -32,9 +32,10 @@ from graphmem.settings import ConnectionSettings, read_connection_record, resolv
 from graphmem.store.database import Database
 from graphmem.store.events import view_events
 from graphmem.vectors.cache import CachedEmbedder
+from graphmem.vectors.counting import CountingEmbedder
 from graphmem.vectors.hashed import HashedEmbedder
 from graphmem.vectors.minilm import MODEL_ID, MiniLMEmbedder
-from graphmem.vectors.protocol import Embedder, Vectors
+from graphmem.vectors.protocol import Embedder
 from graphmem.vectors.views import SemanticView, views_directory
 
 REAL_EMBEDDER_MAX = 100_000
@@ -372,7 +373,7 @@ def _view_from_empty(memory: GraphMem, embedder: Embedder | None) -> dict[str, A
     It reads the vectors the writes stored; the embedder it is given counts the texts it
     is asked for, which should be none.
     """
-    counting = _CountingEmbedder(embedder if embedder is not None else MiniLMEmbedder())
+    counting = CountingEmbedder(embedder if embedder is not None else MiniLMEmbedder())
     database = Database(memory.settings)
     try:
         view = SemanticView(
@@ -393,29 +394,6 @@ def _view_from_empty(memory: GraphMem, embedder: Embedder | None) -> dict[str, A
         "vectors_per_s": round(vectors / max(seconds, 1e-9), 1),
         "texts_embedded": counting.texts,
     }
-
-
-class _CountingEmbedder:
-    """An embedder that counts the texts it is asked to embed."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
-        self.texts = 0
-
-    @property
-    def model_id(self) -> str:
-        """The inner embedder's model."""
-        return self._inner.model_id
-
-    @property
-    def dim(self) -> int:
-        """The inner embedder's dimension."""
-        return self._inner.dim
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        """The inner embedder's vectors, counted."""
-        self.texts += len(texts)
-        return self._inner.embed(texts)
 
 
 def _uncached(embedder: Embedder | None) -> Embedder | None:

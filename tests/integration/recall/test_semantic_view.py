@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -13,8 +13,9 @@ from graphmem.store.database import Database
 from graphmem.store.embeddings import save_vectors
 from graphmem.store.episodes import forget_episodes
 from graphmem.store.events import view_events
+from graphmem.vectors.counting import CountingEmbedder
 from graphmem.vectors.minilm import default_embedder
-from graphmem.vectors.protocol import Embedder, Vectors
+from graphmem.vectors.protocol import Embedder
 from graphmem.vectors.views import SemanticView
 from tests.integration.conftest import Graph
 
@@ -26,20 +27,6 @@ STATEMENTS = [
     "Database migrations run in one transaction",
     "Cache keys include the tenant id",
 ]
-
-
-class CountingEmbedder:
-    """An embedder that counts the texts it was asked to embed."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.texts = 0
-        self.model_id = inner.model_id
-        self.dim = inner.dim
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        self.texts += len(texts)
-        return self.inner.embed(texts)
 
 
 def _belief_view(
