@@ -1,7 +1,7 @@
 """Transfer: a principal's durable memory written out as a graphmem export, and read in.
 
 The export is versioned JSON Lines in a fixed order (the same memory gives the same
-bytes); an import is validated whole, then written in one transaction.
+bytes); an import is validated whole, then written in slices, all or nothing.
 """
 
 from __future__ import annotations
@@ -98,9 +98,11 @@ class Transfer(Capability):
     ) -> ImportSummary:
         """Imports a graphmem export, all or nothing, keeping its ids.
 
-        Every line is validated before anything is written; then the whole file is
-        written in one transaction, with new seqs from this store's clock in the
-        file's order. Importing the same file again writes nothing.
+        Every line is validated before anything is written; then the file is written
+        in slices of up to 5,000 rows, with new seqs from this store's clock in the
+        file's order. Recall sees it once the last slice commits; a failure undoes
+        it; when the process died part way, the same import made again finishes it.
+        Importing the same file again writes nothing.
 
         Args:
             source: A text or binary stream, or the path of the file to read (bytes
@@ -114,7 +116,10 @@ class Transfer(Capability):
             InvalidInput: A bad line (``details``: line, field, rule), or the file is
                 another principal's and ``as_principal`` is not given.
             StateConflict: An id is another principal's and the import does not re-own,
-                or the store already holds part (not all) of the file.
+                or the store already holds part (not all) of the file, or another
+                process is importing the same file (rule ``import_running``).
+            ConcurrentWrite: The import paused so long between two slices that its
+                seqs expired; what it wrote is undone, make the call again.
         """
         if as_principal is not None and not is_name(as_principal):
             raise InvalidInput(

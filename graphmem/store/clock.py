@@ -100,8 +100,12 @@ def lease_seconds(count: int) -> float:
     return LEASE_SECONDS + LEASE_SECONDS_PER_SEQ * count
 
 
-def reserve(db: Database, principal: str, count: int) -> Reservation:
-    """Reserves ``count`` seqs for ``principal`` in a transaction of its own."""
+def reserve(db: Database, principal: str, count: int, seconds: float | None = None) -> Reservation:
+    """Reserves ``count`` seqs for ``principal`` in a transaction of its own.
+
+    ``seconds``: how long the block is held (:func:`lease_seconds` of ``count`` when
+    None); a writer in slices renews it as it goes.
+    """
     reservation = Reservation(new_id(), principal, count)
     db.write(
         lambda tx: run(
@@ -110,7 +114,7 @@ def reserve(db: Database, principal: str, count: int) -> Reservation:
             id=reservation.id,
             principal=principal,
             count=count,
-            seconds=lease_seconds(count),
+            seconds=lease_seconds(count) if seconds is None else seconds,
         )
     )
     return reservation

@@ -1,28 +1,45 @@
 """Reading a principal's whole memory out, and writing an exported one back in.
 
 Export reads every durable node and link of one principal (``queries/transfer``).
-Import reserves a block of seqs first, in a short transaction of its own (so other
-writers never wait for its commit: :mod:`graphmem.store.clock`), then writes a whole
-file in one managed transaction: it looks up which ids are taken, lets the caller
-decide what to write, claims the block, then writes in statements of
-:data:`BATCH_ROWS` rows. Either all of it is written or nothing is.
+Import writes in slices of :data:`SLICE_ROWS` rows, each its own transaction, so a
+large file never holds one long transaction, nor Neo4j heap in proportion, and other
+writers get their turn between slices. It first reserves the file's block of seqs
+(:mod:`graphmem.store.clock`): readers of the principal's log stop below the block
+until the last slice claims it, so recall sees the whole import at once, never a part
+of it. An ``:ImportRun`` node, keyed by the file and the principal, records the slices
+committed. A failure undoes what the import wrote; when the process died instead, the
+same import run again finishes it (its block still held) or undoes the part and
+starts afresh (the block expired, so readers may have passed it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 from neo4j import ManagedTransaction
 
 from graphmem.entities.mentions import MentionRow, belief_mentions, episode_mentions
-from graphmem.store.clock import Reservation, claim, write_reserved
-from graphmem.store.database import Database, Record, Value, plain, run
-from graphmem.store.writes import write_idempotent
+from graphmem.errors import ConcurrentWrite, StateConflict
+from graphmem.store.clock import (
+    CLAIM_MARGIN_SECONDS,
+    Reservation,
+    claim,
+    lease_seconds,
+    release,
+    reserve,
+)
+from graphmem.store.database import Database, Record, Value, drain, plain, run
 
 BATCH_ROWS = 1_000
-"""Rows per import statement (all statements of one import share one transaction)."""
+"""Rows per import statement."""
+SLICE_ROWS = 5_000
+"""Rows per import transaction (whole statements of :data:`BATCH_ROWS`)."""
+HELD_SECONDS = lease_seconds(SLICE_ROWS)
+"""How long an import's block stays held after each slice: when its process dies,
+the principal's readers wait this long at most before they pass the block."""
 
 Props = dict[str, Value]
 """A node's or link's stored properties as plain Python values."""
@@ -175,6 +192,9 @@ class Ownership:
     """Each taken id: True when the importing principal owns it."""
     projects: frozenset[str]
     """The names of the importing principal's projects among those asked about."""
+    resuming: bool = False
+    """An import of this file stopped part way and is being finished: the ids it
+    wrote are expected."""
 
 
 ImportPlan = Callable[[Ownership], Callable[[int], MemoryRows] | None]
@@ -226,9 +246,180 @@ def _statements(rows: MemoryRows) -> list[tuple[str, list[dict[str, Param]]]]:
     ]
 
 
+Piece = tuple[str, list[dict[str, Param]]]
+"""One import statement with up to :data:`BATCH_ROWS` rows."""
+
+
+def _pieces(rows: MemoryRows) -> list[Piece]:
+    """The import's statements in order, each cut into pieces of ``BATCH_ROWS`` rows."""
+    return [
+        (query, batch[start : start + BATCH_ROWS])
+        for query, batch in _statements(rows)
+        for start in range(0, len(batch), BATCH_ROWS)
+    ]
+
+
+def _slices(pieces: Sequence[Piece]) -> list[range]:
+    """Which pieces each transaction writes: whole pieces, up to ``SLICE_ROWS`` rows."""
+    slices: list[range] = []
+    start = rows = 0
+    for index, (_, batch) in enumerate(pieces):
+        if index > start and rows + len(batch) > SLICE_ROWS:
+            slices.append(range(start, index))
+            start, rows = index, 0
+        rows += len(batch)
+    if start < len(pieces):
+        slices.append(range(start, len(pieces)))
+    return slices
+
+
+@dataclass(frozen=True)
+class _Run:
+    """An import in progress, as its ``:ImportRun`` records it."""
+
+    key: str
+    reservation: Reservation
+    base: int
+    pieces: int
+    """Pieces committed so far."""
+    held: bool
+    """Its block is still held (False: it expired, the part written must go)."""
+
+
+def _read_run(db: Database, principal: str, key: str) -> _Run | None:
+    found = db.read("transfer/run_read", principal=principal, key=key, margin=CLAIM_MARGIN_SECONDS)
+    if not found:
+        return None
+    record = found[0]
+    reservation = Reservation(str(record["reservation"]), principal, int(record["count"]))
+    return _Run(key, reservation, int(record["base"]), int(record["pieces"]), bool(record["held"]))
+
+
+def _start_run(
+    db: Database,
+    principal: str,
+    key: str,
+    seqs: int,
+    principal_props: Props,
+    projects: Sequence[str],
+) -> _Run:
+    """Reserves the import's block and records its run (before its first slice).
+
+    ``projects``: the projects the import creates (an undo removes them again).
+
+    Raises:
+        StateConflict: Another process started the same import meanwhile.
+    """
+    reservation = reserve(db, principal, seqs, HELD_SECONDS)
+
+    def work(tx: ManagedTransaction) -> Record:
+        run(tx, "transfer/merge_principal", principal=principal, props=principal_props)
+        return run(
+            tx,
+            "transfer/run_start",
+            principal=principal,
+            key=key,
+            reservation=reservation.id,
+            projects=list(projects),
+        )[0]
+
+    try:
+        started = db.write(work)
+    except BaseException:
+        release(db, reservation)
+        raise
+    if not started["mine"]:
+        release(db, reservation)
+        raise _running_elsewhere(principal)
+    return _Run(key, reservation, int(started["base"]), 0, True)
+
+
+def _running_elsewhere(principal: str) -> StateConflict:
+    return StateConflict(
+        f"this file is being imported into {principal} by another process: wait for it "
+        "to finish, then run the import again (it will find the memory written)",
+        field="source",
+        rule="import_running",
+    )
+
+
+def undo_run(db: Database, principal: str, key: str, ids: Sequence[str]) -> bool:
+    """Removes what an unfinished import of this file wrote, and its run.
+
+    Args:
+        db: The database.
+        principal: Whose import.
+        key: The import's key (the file's and the principal's).
+        ids: Every id the import may have written.
+
+    Returns:
+        Whether there was an unfinished import to undo.
+    """
+    found = _read_run(db, principal, key)
+    if found is None:
+        return False
+    drain(
+        db,
+        "transfer/undo_events",
+        "undone",
+        BATCH_ROWS,
+        base=found.base,
+        count=found.reservation.count,
+        principal=principal,
+    )
+    for start in range(0, len(ids), BATCH_ROWS):
+        batch = list(ids[start : start + BATCH_ROWS])
+        db.write(partial(_run_one, query="transfer/undo_nodes", principal=principal, ids=batch))
+    for query in ("transfer/undo_projects", "transfer/run_drop"):
+        db.write(partial(_run_one, query=query, principal=principal, key=key))
+    release(db, found.reservation)
+    return True
+
+
+def _run_one(tx: ManagedTransaction, query: str, **params: object) -> None:
+    run(tx, query, **params)
+
+
+def _write_slice(
+    tx: ManagedTransaction,
+    principal: str,
+    found: _Run,
+    pieces: Sequence[Piece],
+    span: range,
+    last: bool,
+) -> None:
+    """One slice in ``tx``: checks the run is this process's to advance, writes, records."""
+    locked = run(
+        tx, "transfer/run_lock", principal=principal, key=found.key, margin=CLAIM_MARGIN_SECONDS
+    )
+    if not locked or int(locked[0]["pieces"]) != span.start:
+        raise _running_elsewhere(principal)
+    if not locked[0]["held"]:
+        raise ConcurrentWrite(
+            "the import's reserved seqs expired between two of its slices (a pause of "
+            f"over {HELD_SECONDS:.0f} s): run the import again to write it afresh"
+        )
+    for index in span:
+        query, batch = pieces[index]
+        run(tx, query, principal=principal, rows=batch)
+    if last:
+        claim(tx, found.reservation, found.reservation.count)
+        run(tx, "transfer/run_drop", principal=principal, key=found.key)
+    else:
+        run(
+            tx,
+            "transfer/run_advance",
+            principal=principal,
+            key=found.key,
+            pieces=span.stop,
+            seconds=HELD_SECONDS,
+        )
+
+
 def write_memory(
     db: Database,
     principal: str,
+    key: str,
     ids: Sequence[str],
     projects: Sequence[str],
     seqs: int,
@@ -236,47 +427,79 @@ def write_memory(
     plan: ImportPlan,
     progress: Progress | None = None,
 ) -> MemoryRows | None:
-    """Writes an import in one transaction; returns what was written, or None.
+    """Writes an import in slices; returns what was written, or None.
+
+    An unfinished import of the same file (``key``) is finished when its block is
+    still held, else undone first. A failure undoes what this call wrote.
 
     Args:
         db: The database.
         principal: Who the rows are written for (every node gets this principal).
+        key: The import's key: the same file for the same principal, the same key.
         ids: Every id the import may write (to look up which are taken).
         projects: Every project name it may write.
         seqs: How many seqs to reserve.
         principal_props: The principal node's properties, when it is new.
         plan: Decides what to write from what the store holds (it may raise).
-        progress: Called with (rows written, rows in all) after each statement.
+        progress: Called with (rows written, rows in all) after each slice.
+
+    Raises:
+        StateConflict: Another process is writing the same import.
+        ConcurrentWrite: The import paused so long between slices that its block
+            expired (what it wrote is undone: run it again).
     """
-
-    def work(tx: ManagedTransaction, reservation: Reservation) -> MemoryRows | None:
-        taken = run(tx, "transfer/existing_ids", principal=principal, ids=list(ids))
-        present = run(tx, "transfer/existing_projects", principal=principal, names=list(projects))
-        build = plan(
-            Ownership(
-                ids={str(r["id"]): bool(r["owned"]) for r in taken},
-                projects=frozenset(str(r["name"]) for r in present),
-            )
+    found = _read_run(db, principal, key)
+    if found is not None and not found.held:
+        undo_run(db, principal, key, ids)
+        found = None
+    taken = db.read("transfer/existing_ids", principal=principal, ids=list(ids))
+    present = db.read("transfer/existing_projects", principal=principal, names=list(projects))
+    held = frozenset(str(r["name"]) for r in present)
+    build = plan(
+        Ownership(
+            ids={str(r["id"]): bool(r["owned"]) for r in taken},
+            projects=held,
+            resuming=found is not None,
         )
-        if build is None:
-            return None
-        run(tx, "transfer/merge_principal", principal=principal, props=principal_props)
-        rows = build(claim(tx, reservation, seqs))
-        statements = _statements(rows)
-        total = sum(len(batch) for _, batch in statements)
-        done = 0
-        for query, batch in statements:
-            for start in range(0, len(batch), BATCH_ROWS):
-                chunk = batch[start : start + BATCH_ROWS]
-                run(tx, query, principal=principal, rows=chunk)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total)
-        return rows
-
-    return write_reserved(
-        db,
-        principal,
-        seqs,
-        lambda reservation: write_idempotent(db, lambda tx: work(tx, reservation), keyed=True),
     )
+    if build is None:
+        return None
+    if found is None:
+        new = sorted(set(projects) - held)
+        found = _start_run(db, principal, key, seqs, principal_props, new)
+    rows = build(found.base)
+    pieces = _pieces(rows)
+    total = sum(len(batch) for _, batch in pieces)
+    done = sum(len(batch) for _, batch in pieces[: found.pieces])
+    slices = [span for span in _slices(pieces) if span.start >= found.pieces]
+    slices = slices or [range(len(pieces), len(pieces))]  # nothing left: finish the run
+    try:
+        for number, span in enumerate(slices, start=1):
+            last = number == len(slices)
+            db.write(
+                partial(
+                    _write_slice,
+                    principal=principal,
+                    found=found,
+                    pieces=pieces,
+                    span=span,
+                    last=last,
+                )
+            )
+            done += sum(len(pieces[index][1]) for index in span)
+            if progress is not None:
+                progress(done, total)
+    except StateConflict:
+        raise  # another process's run: never undo its work
+    except BaseException:
+        _undo_quietly(db, principal, key, ids)
+        raise
+    return rows
+
+
+def _undo_quietly(db: Database, principal: str, key: str, ids: Sequence[str]) -> None:
+    """Undoes a failed import; when that fails too, the next run of it does."""
+    try:
+        undo_run(db, principal, key, ids)
+    except Exception:  # the original failure is the one to report
+        return

@@ -1,4 +1,8 @@
-"""An export file validated whole, then written for one principal in one transaction.
+"""An export file validated whole, then written for one principal in slices.
+
+The store writes it in slices (:mod:`graphmem.store.transfer`): recall sees it when the
+last one commits, a failure undoes it, and the same file imported again after its
+process died finishes it.
 
 Ids are kept. When an import re-owns the memory (``as_principal``), an id another
 principal holds is written under a new id derived from it and the new principal, the
@@ -11,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from graphmem.errors import StateConflict
@@ -169,6 +173,9 @@ class _Plan:
 
     def __call__(self, held: Ownership) -> Callable[[int], MemoryRows] | None:
         self.mapping = {node_id: self._id_for(node_id, held) for node_id in self.parsed.node_lines}
+        if held.resuming:  # the ids present are the ones its first slices wrote
+            self.written = True
+            return self._rows
         present = [old for old, new in self.mapping.items() if held.ids.get(new)]
         if self.mapping and len(present) == len(self.mapping):
             return None
@@ -280,6 +287,15 @@ def _add_missing_projects(rows: MemoryRows) -> None:
             rows.projects.append(ProjectRow(name, {"created_at": created}))
 
 
+def _digested(
+    lines: Iterable[str | bytes], update: Callable[[bytes], None]
+) -> Iterator[str | bytes]:
+    """The lines as given, each passed to ``update`` (a digest of the file: its key)."""
+    for line in lines:
+        update(line.encode() if isinstance(line, str) else line)
+        yield line
+
+
 def import_memory(
     db: Database,
     principal: str,
@@ -295,7 +311,8 @@ def import_memory(
         StateConflict: An id belongs to another principal and the import does not
             re-own; or the store holds part of the file already.
     """
-    parsed = parse_export(lines)
+    digest = hashlib.sha256()
+    parsed = parse_export(_digested(lines, digest.update))
     source = parsed.header.principal
     if as_principal is None and source != principal:
         raise problem(
@@ -310,6 +327,7 @@ def import_memory(
     transfer_store.write_memory(
         db,
         target,
+        hashlib.sha256(f"{target}\n{digest.hexdigest()}".encode()).hexdigest(),
         plan.lookup_ids(),
         _project_names(parsed),
         parsed.header.seqs,
