@@ -94,8 +94,8 @@ class Formation(Capability):
         replayed before each commit, so corrections still hold and forgotten
         statements stay forgotten.
 
-        The reset is one transaction and each episode another: if it stops half way,
-        running it again starts over cleanly.
+        The reset runs in transactions of 1,000 beliefs or episodes, and each episode
+        is another: if it stops half way, running it again starts over cleanly.
 
         Args:
             policy_version: A name for the formation policy (1 to 64 characters).

@@ -4,8 +4,9 @@ Opt-in and explicit. Every belief formation made is retired (explicitly stated
 beliefs stay), then every episode is consolidated again, oldest first, under a new
 policy version recorded on every belief it forms (with new ids). Corrections and
 tombstones are replayed before each commit, so corrections still hold and forgotten
-statements stay forgotten. The reset is one transaction and each episode another: if
-it stops half way, running it again starts over cleanly.
+statements stay forgotten. The reset runs in transactions of 1,000 beliefs or episodes
+(never one holding the clock for the whole memory) and each episode is another: if it
+stops half way, running it again starts over cleanly.
 
 Every episode is looked at again, so every open formation hint is consumed at the end,
 each with the episodes on its subject and what they formed (see

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 
 from neo4j import ManagedTransaction
 
 from graphmem.models import Authority, BeliefType, CorrectionKind, EvidenceRole, NewBelief, Scope
 from graphmem.store.beliefs import PendingBelief, insert_beliefs
-from graphmem.store.database import Database, Scalar, run
+from graphmem.store.clock import Reservation, claim, write_seqs
+from graphmem.store.database import Database, Scalar, drain, pages_by_seq, run
 from graphmem.store.embeddings import Encoder
 
 REJECTED_LOG_WINDOW = 10_000
@@ -311,34 +313,69 @@ def _expect(found: int, wanted: int) -> None:
         raise StaleDecision(f"{wanted - found} of {wanted} beliefs are no longer live")
 
 
-def reset_formation(db: Database, principal: str, policy_version: str, actor: Authority) -> int:
-    """Makes a principal's memory ready to be formed again (one transaction).
+RESET_PAGE = 1_000
+"""Beliefs retired, or episodes marked due, per transaction of a re-derivation's reset."""
 
-    Retires every formed belief, clears the rejected-candidate log and marks every
-    episode due.
+
+def reset_formation(db: Database, principal: str, policy_version: str, actor: Authority) -> int:
+    """Makes a principal's memory ready to be formed again, in bounded transactions.
+
+    Retires every formed belief (a page of :data:`RESET_PAGE` per transaction, its
+    seqs reserved like any bulk write's), then clears the rejected-candidate log and
+    marks every episode due (pages again), and last records one ``formation.reset``
+    event. Stopped part way, it is made again from the start: each step only finds
+    what is left to do.
 
     Returns:
         How many beliefs were retired.
     """
     now = datetime.now(UTC)
+    reason = f"re-derived under {policy_version}"
+    retired = 0
+    for page in pages_by_seq(db, "formation/formed_page", principal, RESET_PAGE):
+        ids = [str(record["id"]) for record in page]
 
-    def work(tx: ManagedTransaction) -> int:
-        records = run(
-            tx,
-            "formation/retire_formed",
-            principal=principal,
-            reason=f"re-derived under {policy_version}",
-            actor=actor.value,
-            now=now,
-        )
-        run(
-            tx,
-            "formation/reset_consolidated",
-            principal=principal,
-            policy=policy_version,
-            actor=actor.value,
-            now=now,
-        )
-        return int(records[0]["retired"]) if records else 0
+        retire = partial(_retire, principal=principal, ids=ids, reason=reason, actor=actor, now=now)
+        retired += write_seqs(db, principal, len(ids), retire, keyed=False)
+    drain(db, "formation/clear_rejections", "cleared", RESET_PAGE, principal=principal)
+    for page in pages_by_seq(db, "formation/consolidated_page", principal, RESET_PAGE):
+        ids = [str(record["id"]) for record in page]
+        db.write(partial(_mark_due, principal=principal, ids=ids))
+    db.write(
+        partial(_reset_event, principal=principal, policy=policy_version, actor=actor, now=now)
+    )
+    return retired
 
-    return db.write(work)
+
+def _retire(
+    tx: ManagedTransaction,
+    reservation: Reservation | None,
+    principal: str,
+    ids: list[str],
+    reason: str,
+    actor: Authority,
+    now: datetime,
+) -> int:
+    """Retires one page of formed beliefs; returns how many were still live."""
+    base = None if reservation is None else claim(tx, reservation, len(ids))
+    records = run(
+        tx,
+        "formation/retire_formed",
+        principal=principal,
+        ids=ids,
+        base=base,
+        reason=reason,
+        actor=actor.value,
+        now=now,
+    )
+    return int(records[0]["retired"])
+
+
+def _mark_due(tx: ManagedTransaction, principal: str, ids: list[str]) -> None:
+    run(tx, "formation/mark_due", principal=principal, ids=ids)
+
+
+def _reset_event(
+    tx: ManagedTransaction, principal: str, policy: str, actor: Authority, now: datetime
+) -> None:
+    run(tx, "formation/reset_event", principal=principal, policy=policy, actor=actor.value, now=now)

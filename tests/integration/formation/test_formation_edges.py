@@ -8,6 +8,7 @@ import pytest
 
 from graphmem import ConsolidationResult, FormationPolicy, GraphMem
 from graphmem.formation import pipeline
+from graphmem.store import formation as store_formation
 from tests.integration.conftest import Graph
 
 
@@ -147,3 +148,24 @@ def test_untrusted_evidence_is_linked_once(memory: GraphMem, graph: Graph) -> No
         e=untrusted,
     )
     assert edges == [{"n": 1}]
+
+
+def test_a_rederive_resets_in_pages_and_forms_it_all_again(
+    memory: GraphMem, graph: Graph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_formation, "RESET_PAGE", 2)  # 5 beliefs, 5 episodes: 3 pages
+    statements = [f"Service {n} owns the {n} queue" for n in range(5)]
+    for statement in statements:
+        _formed(memory, "a", statement)
+    before = _live(memory)
+
+    summary = memory.rederive("v2")
+
+    assert summary.retired == 5 and summary.episodes == 5
+    assert _live(memory) == before == sorted(statements)
+    assert memory.unconsolidated() == []
+    log = [(event["seq"], event["type"]) for event in memory.events(limit=1_000)]
+    retired = [seq for seq, kind in log if kind == "belief.retired"]
+    (reset,) = [seq for seq, kind in log if kind == "formation.reset"]
+    assert len(retired) == len(set(retired)) == 5 and max(retired) < reset
+    assert graph.count(memory.principal, "Reservation") == 0
