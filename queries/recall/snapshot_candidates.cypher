@@ -2,10 +2,12 @@
 // principal-scope ones, and other projects' beliefs that may travel (not local, not
 // excluded from it by a "not here" correction). One above the sensitivity ceiling
 // ($levels: the levels the call may see) returns its seq alone.
-// Planned once per server (replan=skip): every node it starts from is named by an index
-// hint, so the plan does not depend on statistics, and a store that grows or gains
-// principals keeps it instead of replanning in the middle of a recall.
-CYPHER replan=skip
+// Not planned once per server (no replan=skip): the index hint fixes where it starts,
+// not whether Neo4j keeps the index's order. Planned on a small store it chose to sort
+// (Top) and kept that plan for the server's life; replanned as the store grows, it reads
+// in index order (tests/integration/recall/test_read_plans.py). A replan takes about
+// 160 ms, once in a while at a session's start; the sorting plan reads every live
+// belief of the principal on every call.
 MATCH (b:Belief {principal: $principal})
 USING INDEX SEEK b:Belief(principal, seq)  // the index whose order the read keeps
 WHERE b.seq IS NOT NULL
