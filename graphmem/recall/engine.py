@@ -13,7 +13,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -65,7 +65,7 @@ from graphmem.store.database import Database
 from graphmem.store.embeddings import Encoder, save_vectors
 from graphmem.store.events import view_events
 from graphmem.store.ids import new_id
-from graphmem.store.recall import BeliefCandidate, Candidate, EpisodeCandidate, Fetched
+from graphmem.store.recall import BeliefCandidate, Candidate, EpisodeCandidate, Fetched, merged
 from graphmem.store.traces import TraceRecord, TraceWriter
 from graphmem.trust.sensitivity import Sensitivity
 from graphmem.vectors.cache import CachedEmbedder
@@ -333,29 +333,33 @@ class RecallEngine:
     ) -> _Gathered[Candidate]:
         """Runs the arms, applies the hard filters once and ranks each arm's list."""
         arms = self._arms(surface, request)
-        offered: dict[Arm, list[int]] = {
-            arm: arms[arm].offer({}) for arm in _OFFER_ORDER if arm in arms
-        }
-        # The graph arm spreads from the fused best and from the lexical hits' own best.
-        expanded: list[int] = []
-        if Arm.GRAPH in arms:
-            graph: RecallArm = arms[Arm.GRAPH]
-            seeding: dict[Arm, list[int]] = {
-                arm: seqs for arm, seqs in offered.items() if arm in _SEEDING
-            }
-            lexical = offered.get(Arm.LEXICAL, [])
-            early: list[int] = graph.offer({Arm.LEXICAL: lexical}) if lexical else []
-            expanded = list(dict.fromkeys([*graph.offer(seeding), *early]))
+        offered: dict[Arm, list[int]] = {}
+        fetching: list[Future[Fetched[Candidate]]] = []
+        early: list[int] = []  # the seeds of the lexical hits alone, expanded meanwhile
+        for arm in _OFFER_ORDER:
+            if arm in arms:
+                offered[arm] = arms[arm].offer({})
+                if arm is Arm.LEXICAL and offered[arm]:  # while the semantic arm embeds
+                    if Arm.GRAPH in arms:
+                        early = arms[Arm.GRAPH].offer({arm: offered[arm]})
+                    lexical = sorted(set(offered[arm]))
+                    fetching.append(self._arm_pool.submit(fetch, lexical, early))
+        seeding = {arm: seqs for arm, seqs in offered.items() if arm in _SEEDING}
+        seeds: list[int] = arms[Arm.GRAPH].offer(seeding) if Arm.GRAPH in arms else []
         started = time.perf_counter()
         hits = {seq for seqs in offered.values() for seq in seqs}
-        # One round trip for every hit and seed: under load, three smaller ones run side
-        # by side cost Neo4j more CPU per recall than they saved in latency alone.
-        nothing: Fetched[Candidate] = Fetched({}, frozenset())
-        found = fetch(sorted(hits), expanded) if hits or expanded else nothing
+        rest = sorted(hits - set(offered.get(Arm.LEXICAL, [])))
+        late = [seed for seed in seeds if seed not in early]
+        if rest:
+            fetching.append(self._arm_pool.submit(fetch, rest, []))
+        parts = [fetch([], late)] if late else []  # beside the other hits' fetch
+        found = merged([part.result() for part in fetching] + parts)
         timings = {"candidates": (time.perf_counter() - started) * 1000}
         ranked: dict[str, list[str]] = {}
         scores: dict[str, dict[str, float]] = {}
         candidates = found.candidates
+        # The graph arm spreads from every seed expanded: the fused best and the lexical.
+        expanded = list(dict.fromkeys([*seeds, *early]))
         for arm, arm_hits in {**offered, Arm.GRAPH: expanded}.items():
             if arm not in arms:
                 continue
