@@ -201,6 +201,10 @@ class Database:
         ):
             return session.execute_write(work)
 
+    def write_statement(self, query: str, /, **params: Any) -> list[neo4j.Record]:
+        """Runs one named write query in a managed transaction of its own."""
+        return self.write(lambda tx: run(tx, query, **params))
+
     def run_autocommit(self, statement: str, **params: Any) -> None:
         """Runs one statement in its own auto-commit transaction.
 

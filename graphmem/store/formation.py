@@ -340,9 +340,13 @@ def reset_formation(db: Database, principal: str, policy_version: str, actor: Au
     drain(db, "formation/clear_rejections", "cleared", RESET_PAGE, principal=principal)
     for page in pages_by_seq(db, "formation/consolidated_page", principal, RESET_PAGE):
         ids = [str(record["id"]) for record in page]
-        db.write(partial(_mark_due, principal=principal, ids=ids))
-    db.write(
-        partial(_reset_event, principal=principal, policy=policy_version, actor=actor, now=now)
+        db.write_statement("formation/mark_due", principal=principal, ids=ids)
+    db.write_statement(
+        "formation/reset_event",
+        principal=principal,
+        policy=policy_version,
+        actor=actor.value,
+        now=now,
     )
     return retired
 
@@ -369,13 +373,3 @@ def _retire(
         now=now,
     )
     return int(records[0]["retired"])
-
-
-def _mark_due(tx: ManagedTransaction, principal: str, ids: list[str]) -> None:
-    run(tx, "formation/mark_due", principal=principal, ids=ids)
-
-
-def _reset_event(
-    tx: ManagedTransaction, principal: str, policy: str, actor: Authority, now: datetime
-) -> None:
-    run(tx, "formation/reset_event", principal=principal, policy=policy, actor=actor.value, now=now)

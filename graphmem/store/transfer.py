@@ -369,15 +369,11 @@ def undo_run(db: Database, principal: str, key: str, ids: Sequence[str]) -> bool
     )
     for start in range(0, len(ids), BATCH_ROWS):
         batch = list(ids[start : start + BATCH_ROWS])
-        db.write(partial(_run_one, query="transfer/undo_nodes", principal=principal, ids=batch))
+        db.write_statement("transfer/undo_nodes", principal=principal, ids=batch)
     for query in ("transfer/undo_projects", "transfer/run_drop"):
-        db.write(partial(_run_one, query=query, principal=principal, key=key))
+        db.write_statement(query, principal=principal, key=key)
     release(db, found.reservation)
     return True
-
-
-def _run_one(tx: ManagedTransaction, query: str, **params: object) -> None:
-    run(tx, query, **params)
 
 
 def _write_slice(
@@ -454,18 +450,18 @@ def write_memory(
         found = None
     taken = db.read("transfer/existing_ids", principal=principal, ids=list(ids))
     present = db.read("transfer/existing_projects", principal=principal, names=list(projects))
-    held = frozenset(str(r["name"]) for r in present)
+    existing_projects = frozenset(str(r["name"]) for r in present)
     build = plan(
         Ownership(
             ids={str(r["id"]): bool(r["owned"]) for r in taken},
-            projects=held,
+            projects=existing_projects,
             resuming=found is not None,
         )
     )
     if build is None:
         return None
     if found is None:
-        new = sorted(set(projects) - held)
+        new = sorted(set(projects) - existing_projects)
         found = _start_run(db, principal, key, seqs, principal_props, new)
     rows = build(found.base)
     pieces = _pieces(rows)
