@@ -16,12 +16,12 @@ RETURN e.seq AS seq, e.type AS type, e.at AS at, e.actor AS actor, e.node_id AS 
             WHEN n:Belief THEN n.statement WHEN n:Episode THEN n.title END AS statement,
        e.statement_sha256 AS statement_sha256,
        CASE e.type
-         WHEN 'belief.superseded' THEN head([(newer:Belief)-[:SUPERSEDES]->(n) | newer.id])
+         WHEN 'belief.superseded' THEN head([newer IN [(n)<-[:SUPERSEDES]-(newer) | newer] WHERE newer:Belief | newer.id])
          ELSE coalesce(e.other_id, e.episode_id)
        END AS related_id,
        CASE e.type
          WHEN 'belief.retired' THEN n.retired_reason
-         WHEN 'belief.superseded' THEN head([(:Belief)-[r:SUPERSEDES]->(n) | r.reason])
+         WHEN 'belief.superseded' THEN head([r IN [(n)<-[r:SUPERSEDES]-() | r] WHERE startNode(r):Belief | r.reason])
        END AS reason,
        e.kind AS correction, e.from_state AS anchor_from, e.to_state AS anchor_to
 ORDER BY e.seq

@@ -38,5 +38,6 @@ RETURN e.seq AS seq, e.type AS type, coalesce(n.seq, e.node_seq) AS node_seq,
        e.node_id AS node_id,
        // the stored vectors (store/embeddings.py): one :Embedding, the first if a race
        // ever left two
-       [(n)-[:EMBEDDED_AS]->(v:Embedding) | [v.model, v.vectors]][0] AS embedding
+       [v IN [(n)-[:EMBEDDED_AS]->(v) | v] WHERE v:Embedding | [v.model, v.vectors]][0]
+         AS embedding
 ORDER BY seq  // at most $limit rows, already in this order

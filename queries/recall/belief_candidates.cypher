@@ -31,11 +31,17 @@ CALL () {
   MATCH (seed:Belief {seq: seed_seq})
   USING INDEX SEEK seed:Belief(seq)
   WHERE seed.principal = $principal
+  // Each walk goes out from the seed, one pattern comprehension a step, and tests what
+  // it reached after (see the lists below): a MATCH naming the far node's label may be
+  // planned from that label, once per seed.
   CALL (seed, beliefs) {
-    MATCH (seed)-[:ANCHORED_TO]->(:Symbol)<-[:ANCHORED_TO]-(other:Belief)
+    UNWIND [symbol IN [(seed)-[:ANCHORED_TO]->(symbol) | symbol] WHERE symbol:Symbol] AS symbol
+    UNWIND [other IN [(symbol)<-[:ANCHORED_TO]-(other) | other] WHERE other:Belief] AS other
     RETURN other, 1 AS hops, 0.0 AS rarity
     UNION
-    MATCH (seed)-[:ANCHORED_TO]->(:Symbol)-[:CONTAINS]-(:Symbol)<-[:ANCHORED_TO]-(other:Belief)
+    UNWIND [symbol IN [(seed)-[:ANCHORED_TO]->(symbol) | symbol] WHERE symbol:Symbol] AS symbol
+    UNWIND [near IN [(symbol)-[:CONTAINS]-(near) | near] WHERE near:Symbol] AS near
+    UNWIND [other IN [(near)<-[:ANCHORED_TO]-(other) | other] WHERE other:Belief] AS other
     RETURN other, 2 AS hops, 0.0 AS rarity
     UNION
     MATCH (other:Belief)
@@ -48,14 +54,16 @@ CALL () {
       LIMIT $per_seed + 1
     RETURN other, 1 AS hops, 0.0 AS rarity
     UNION
-    MATCH (seed)-[:DERIVED_FROM]->(:Episode)<-[:DERIVED_FROM]-(other:Belief)
+    UNWIND [episode IN [(seed)-[:DERIVED_FROM]->(episode) | episode] WHERE episode:Episode]
+      AS episode
+    UNWIND [other IN [(episode)<-[:DERIVED_FROM]-(other) | other] WHERE other:Belief] AS other
     RETURN other, 2 AS hops, 0.0 AS rarity
     UNION
-    MATCH (seed)-[:MENTIONS]->(entity:Entity)
+    UNWIND [entity IN [(seed)-[:MENTIONS]->(entity) | entity] WHERE entity:Entity] AS entity
     WITH entity, COUNT { (entity)<-[:MENTIONS]-() } AS mentions
     WHERE 1 < mentions AND mentions <= $max_mentions
       AND (mentions <= $min_mentions OR mentions <= $max_share * beliefs)
-    MATCH (entity)<-[:MENTIONS]-(other:Belief)
+    UNWIND [other IN [(entity)<-[:MENTIONS]-(other) | other] WHERE other:Belief] AS other
     RETURN other, $entity_hops AS hops, sum(1.0 / mentions) AS rarity
   }
   WITH seed, other, min(hops) AS hops, max(rarity) AS rarity
@@ -91,7 +99,11 @@ RETURN collect({
     stale: b.stale_since IS NOT NULL AND ($as_of IS NULL OR b.stale_since <= $as_of)
   } END,
   reached: reached,
-  evidence: CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END,
-  conflicts: CASE WHEN shown THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
-                                   WHERE other.principal = $principal | other.id] END
+  // Each list walks out from b, then tests what it reached: with a label or a test on
+  // the far node inside the pattern, the planner may start there instead, reading every
+  // belief of the principal once per row (at 2,000 beliefs: 992k db hits for 78 rows).
+  evidence: CASE WHEN shown THEN [e IN [(b)-[:DERIVED_FROM]->(e) | e] WHERE e:Episode | e.id] END,
+  conflicts: CASE WHEN shown THEN [other IN [(b)-[:CONFLICTS_WITH]-(other) | other]
+                                   WHERE other:Belief AND other.principal = $principal
+                                   | other.id] END
 }) AS rows

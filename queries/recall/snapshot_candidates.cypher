@@ -29,7 +29,8 @@ RETURN collect({
     .origins, .project, .anchor_key, .anchor_hash, .authority, .disputed,
     stale: b.stale_since IS NOT NULL
   } END,
-  evidence: CASE WHEN shown THEN [(b)-[:DERIVED_FROM]->(e:Episode) | e.id] END,
-  conflicts: CASE WHEN shown THEN [(b)-[:CONFLICTS_WITH]-(other:Belief)
-                                   WHERE other.principal = $principal | other.id] END
+  evidence: CASE WHEN shown THEN [e IN [(b)-[:DERIVED_FROM]->(e) | e] WHERE e:Episode | e.id] END,
+  conflicts: CASE WHEN shown THEN [other IN [(b)-[:CONFLICTS_WITH]-(other) | other]
+                                   WHERE other:Belief AND other.principal = $principal
+                                   | other.id] END
 }) AS rows

@@ -3,6 +3,7 @@
 MATCH (e:Episode {principal: $principal})
 WHERE $project IS NULL OR e.project = $project
 RETURN e.id AS id, e.seq AS seq, e {.*} AS props,
-       head([(e)-[:PART_OF]->(parent:Episode) WHERE parent.principal = $principal | parent.id])
+       head([parent IN [(e)-[:PART_OF]->(parent) | parent]
+             WHERE parent:Episode AND parent.principal = $principal | parent.id])
          AS parent
 ORDER BY seq, id

@@ -2,5 +2,6 @@
 // while that exists.
 MATCH (r:Rejection {principal: $principal})
 RETURN r.id AS id, r {.*} AS props,
-       head([(r)-[:REJECTS]->(b:Belief) WHERE b.principal = $principal | b.id]) AS belief
+       head([b IN [(r)-[:REJECTS]->(b) | b] WHERE b:Belief AND b.principal = $principal | b.id])
+         AS belief
 ORDER BY id
