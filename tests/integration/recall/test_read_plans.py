@@ -14,6 +14,7 @@ from typing import Any
 from graphmem import GraphMem
 from graphmem.recall.arms import ENTITY_REACH
 from graphmem.store.cypher import cypher
+from graphmem.store.recall import _walk
 from graphmem.trust.sensitivity import Sensitivity, levels_up_to
 from tests.integration.conftest import Graph
 
@@ -78,22 +79,17 @@ def test_the_candidate_read_walks_out_from_each_candidate(memory: GraphMem, grap
             "MATCH (b:Belief {principal: $principal}) RETURN b.seq AS seq ORDER BY seq LIMIT 20",
             principal=memory.principal,
         ).value("seq")
-        summary = session.run(
-            f"PROFILE {cypher('recall/belief_candidates')}",
-            principal=memory.principal,
-            seqs=seqs,
-            seeds=seqs[:5],
-            entity_hops=ENTITY_REACH.hops,
-            max_mentions=ENTITY_REACH.max_mentions,
-            max_share=ENTITY_REACH.max_share,
-            min_mentions=ENTITY_REACH.min_mentions,
-            per_seed=12,
-            types=None,
-            as_of=None,
-            now=datetime.now(UTC),
-            project="billing",
-            levels=levels_up_to(Sensitivity.CONFIDENTIAL),
-        ).consume()
+        params: dict[str, Any] = {
+            **_walk(seqs, seqs[:5], ENTITY_REACH),  # the parameters recall passes
+            "principal": memory.principal,
+            "per_seed": 12,
+            "types": None,
+            "as_of": None,
+            "now": datetime.now(UTC),
+            "project": "billing",
+            "levels": levels_up_to(Sensitivity.CONFIDENTIAL),
+        }
+        summary = session.run(f"PROFILE {cypher('recall/belief_candidates')}", params).consume()
     assert summary.profile is not None
     # About 50 db hits a candidate (its properties and filters), where seeking the
     # principal's beliefs for each one reads at least 20 x 600.
