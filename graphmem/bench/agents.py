@@ -14,11 +14,16 @@ agents' embedder; the agent's view reads the stored vectors).
 After each count a check reads the principal back: every seq held by one event, every
 acknowledged write present exactly once with one created event, nothing written that
 was not acknowledged, and each agent's writes in strictly increasing seq order.
+
+Each count also says what an operation cost in CPU (:mod:`graphmem.bench.cpu`): the
+agent processes' own (every thread), the part of it their embedder took, and the
+server's, when graphmem runs that server on this machine.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
 import statistics
 import threading
@@ -28,18 +33,24 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphmem.bench.cpu import (
+    CpuWindow,
+    local_server_pid,
+    per_operation_ms,
+)
 from graphmem.bench.scale import _statement, scale_beliefs
 from graphmem.bench.scratch import scratch_memory
 from graphmem.bench.stats import percentile
 from graphmem.client import GraphMem
 from graphmem.errors import GraphMemError, InvalidInput
 from graphmem.models import BeliefType
-from graphmem.settings import ConnectionSettings
+from graphmem.settings import ConnectionSettings, resolve_data_dir
 from graphmem.store.bench import AgentsCheck, agents_check
 from graphmem.store.clock import CLOCK_WAITS
 from graphmem.store.database import Database
 from graphmem.store.ids import new_id
 from graphmem.vectors.cache import CachedEmbedder
+from graphmem.vectors.counting import CountingEmbedder
 from graphmem.vectors.hashed import HashedEmbedder
 from graphmem.vectors.minilm import MiniLMEmbedder
 from graphmem.vectors.protocol import Embedder
@@ -80,10 +91,19 @@ class AgentOutcome:
     written: list[str] = field(default_factory=list)
     """The idempotency keys of the writes acknowledged, in the order written."""
     errors: list[str] = field(default_factory=list)
+    cpu_s: float = 0.0
+    """CPU seconds the process used while its clock ran, every thread of it."""
+    embed_cpu_s: float = 0.0
+    """The part of ``cpu_s`` its embedder took (a cached text costs none)."""
 
 
-def _embedder(name: str) -> Embedder:
-    return HashedEmbedder() if name == "hashed" else CachedEmbedder(MiniLMEmbedder())
+def _embedder(name: str) -> tuple[Embedder, CountingEmbedder]:
+    """The agents' embedder, and the counter of its model's texts and CPU."""
+    if name == "hashed":
+        hashed = CountingEmbedder(HashedEmbedder())
+        return hashed, hashed
+    model = CountingEmbedder(MiniLMEmbedder())
+    return CachedEmbedder(model), model
 
 
 def _write(memory: GraphMem, job: _Job, rng: random.Random, key: str, episode: bool) -> None:
@@ -112,8 +132,9 @@ def _agent(job: _Job, start: Any, outcomes: Any) -> None:
     """
     outcome = AgentOutcome(job.agent, {name: [] for name in _OPERATIONS})
     rng = random.Random(job.seed)
+    embedder, model = _embedder(job.embedder)
     try:
-        with GraphMem(job.principal, embedder=_embedder(job.embedder)) as memory:
+        with GraphMem(job.principal, embedder=embedder) as memory:
             # Untimed warm-up: the views load, and each write's statements are planned.
             memory.recall(_statement(rng)[0], project=job.project)
             writes = 0
@@ -125,6 +146,7 @@ def _agent(job: _Job, start: Any, outcomes: Any) -> None:
             CLOCK_WAITS.drain()
             start.wait()
             deadline = time.monotonic() + job.seconds
+            cpu_before, embed_before = time.process_time(), model.cpu_seconds
             while time.monotonic() < deadline:
                 started = time.perf_counter()
                 try:
@@ -141,6 +163,8 @@ def _agent(job: _Job, start: Any, outcomes: Any) -> None:
                     outcome.errors.append(f"{type(error).__name__}: {error}")
                     continue
                 outcome.latencies_ms[operation].append((time.perf_counter() - started) * 1000)
+            outcome.cpu_s = time.process_time() - cpu_before
+            outcome.embed_cpu_s = model.cpu_seconds - embed_before
         outcome.stamps_ms = [seconds * 1000 for seconds in CLOCK_WAITS.drain()]
     except Exception as error:  # reported by the bench, never lost with the process
         outcome.errors.append(f"{type(error).__name__}: {error}")
@@ -161,7 +185,7 @@ def _bulk_writer(job: _Job, start: Any, outcomes: Any) -> None:
     """
     outcome = AgentOutcome(job.agent, {"bulk_batch": []})
     try:
-        with GraphMem(job.principal, embedder=_embedder(job.embedder)) as memory:
+        with GraphMem(job.principal, embedder=_embedder(job.embedder)[0]) as memory:
             start.wait()
             deadline = time.monotonic() + job.seconds
             batch = 0
@@ -241,6 +265,7 @@ def _run_count(
     seconds: float,
     embedder: str,
     run_id: str,
+    server_pid: int | None,
     bulk: bool = False,
 ) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")  # no driver or thread state inherited
@@ -258,10 +283,12 @@ def _run_count(
     for worker in workers:
         worker.start()
     began = time.perf_counter()
+    server = CpuWindow(server_pid, seconds)  # the agents' clock: from the start, `seconds`
     try:
         try:
             start.wait()
             began = time.perf_counter()
+            server.open()
         except threading.BrokenBarrierError:
             pass  # an agent could not start: its outcome says why
         # Every agent sends one outcome, after its work and before it exits.
@@ -298,6 +325,13 @@ def _run_count(
         "errors": len(errors),
         "first_error": errors[0] if errors else None,
         "check": check_writes(found, outcomes),
+        "cpu_ms_per_op": {
+            "agents": per_operation_ms(sum(outcome.cpu_s for outcome in agents), operations),
+            "embedder": per_operation_ms(
+                sum(outcome.embed_cpu_s for outcome in agents), operations
+            ),
+            "server": per_operation_ms(server.used(), operations),
+        },
     }
 
 
@@ -330,7 +364,8 @@ def run_agents_bench(
     if not counts or min(counts) < 1:
         raise InvalidInput("processes: give counts of at least 1", field="processes", rule="min")
     run_id = new_id()
-    with scratch_memory(_embedder(embedder)) as memory:
+    with scratch_memory(_embedder(embedder)[0]) as memory:
+        server_pid = local_server_pid(memory.settings, resolve_data_dir())
         progress(f"writing {beliefs:,} beliefs")
         rows = list(scale_beliefs(beliefs, projects=10))
         for offset in range(0, len(rows), _SEED_BATCH):
@@ -341,16 +376,32 @@ def run_agents_bench(
         for processes in sorted(set(counts)):
             progress(f"{processes} agent process(es) for {seconds:g} s")
             figures.append(
-                _run_count(memory.settings, memory.principal, processes, seconds, embedder, run_id)
+                _run_count(
+                    memory.settings,
+                    memory.principal,
+                    processes,
+                    seconds,
+                    embedder,
+                    run_id,
+                    server_pid,
+                )
             )
         beside = None
         if bulk:
             progress(f"1 agent process beside a bulk writer for {seconds:g} s")
             beside = _run_count(
-                memory.settings, memory.principal, 1, seconds, embedder, run_id, bulk=True
+                memory.settings,
+                memory.principal,
+                1,
+                seconds,
+                embedder,
+                run_id,
+                server_pid,
+                bulk=True,
             )
     return {
         "embedder": embedder,
+        "cores": os.cpu_count(),
         "seed_beliefs": beliefs,
         "recall_share": RECALL_SHARE,
         "counts": figures,

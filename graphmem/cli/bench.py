@@ -303,6 +303,14 @@ def agents(
                 f"  {name:<12} n={spread['count']:<6} p50 {spread['p50_ms']} ms, "
                 f"p95 {spread['p95_ms']} ms"
             )
+        cpu = each["cpu_ms_per_op"]
+        server = "not read (not a server graphmem runs here)"
+        if cpu["server"] is not None:
+            server = f"{cpu['server']} ms"
+        typer.echo(
+            f"  CPU per operation: agents {cpu['agents']} ms (embedder {cpu['embedder']} ms), "
+            f"server {server}; {figures['cores']} cores"
+        )
 
 
 @app.command()
