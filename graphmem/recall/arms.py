@@ -335,9 +335,8 @@ class GraphArm:
     neighbours and the filters' verdict; a seed that is then filtered out is not
     returned, and lends nothing to what lies next to it. A reached node scores its
     seed's strength (the seeding arms' fused score, see :meth:`weigh`) times
-    ``HOP_DECAY`` of its distance, the best of its seeds. The engine expands the best
-    lexical hits' seeds while the semantic arm embeds, and the fused best after; the
-    arm ranks what either reached.
+    ``HOP_DECAY`` of its distance, the best of its seeds. The engine expands the fused
+    best and the best lexical hits alone; the arm ranks what either reached.
     """
 
     arm = Arm.GRAPH

@@ -13,7 +13,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -65,7 +65,7 @@ from graphmem.store.database import Database
 from graphmem.store.embeddings import Encoder, save_vectors
 from graphmem.store.events import view_events
 from graphmem.store.ids import new_id
-from graphmem.store.recall import BeliefCandidate, Candidate, EpisodeCandidate, Fetched, merged
+from graphmem.store.recall import BeliefCandidate, Candidate, EpisodeCandidate, Fetched
 from graphmem.store.traces import TraceRecord, TraceWriter
 from graphmem.trust.sensitivity import Sensitivity
 from graphmem.vectors.cache import CachedEmbedder
@@ -97,9 +97,12 @@ _SEEDING = (Arm.LEXICAL, Arm.STRUCTURED, Arm.SEMANTIC)
 
 Fetch = Callable[[list[int], list[int]], Fetched[Candidate]]
 """Fetches the arms' hits and the graph arm's expansion from its seeds (creation seqs)
-through the hard filters and the sensitivity ceiling. One recall fetches in up to three
-parts at once: the lexical hits with their own seeds' expansion (while the semantic arm
-still embeds the query), the other arms' hits, and what the remaining seeds reach."""
+through the hard filters and the sensitivity ceiling, in one round trip a recall.
+
+It once fetched in three parts at once, the lexical hits' part while the semantic arm
+still embedded the query: a few ms sooner for one agent alone, but a third of a
+recall's CPU more on both sides, which is what many agents on two cores wait for
+(docs/benchmarks.md, "One candidates read a recall")."""
 
 
 @dataclass(frozen=True)
@@ -334,33 +337,28 @@ class RecallEngine:
         """Runs the arms, applies the hard filters once and ranks each arm's list."""
         arms = self._arms(surface, request)
         offered: dict[Arm, list[int]] = {}
-        fetching: list[Future[Fetched[Candidate]]] = []
-        early: list[int] = []  # the seeds of the lexical hits alone, expanded meanwhile
         for arm in _OFFER_ORDER:
             if arm in arms:
                 offered[arm] = arms[arm].offer({})
-                if arm is Arm.LEXICAL and offered[arm]:  # while the semantic arm embeds
-                    if Arm.GRAPH in arms:
-                        early = arms[Arm.GRAPH].offer({arm: offered[arm]})
-                    lexical = sorted(set(offered[arm]))
-                    fetching.append(self._arm_pool.submit(fetch, lexical, early))
         seeding = {arm: seqs for arm, seqs in offered.items() if arm in _SEEDING}
-        seeds: list[int] = arms[Arm.GRAPH].offer(seeding) if Arm.GRAPH in arms else []
+        # The graph arm expands the fused best and the lexical arm's own best.
+        seeds: list[int] = []
+        if Arm.GRAPH in arms:
+            graph = arms[Arm.GRAPH]
+            best = graph.offer(seeding)
+            if offered.get(Arm.LEXICAL):
+                best += graph.offer({Arm.LEXICAL: offered[Arm.LEXICAL]})
+            seeds = list(dict.fromkeys(best))
         started = time.perf_counter()
         hits = {seq for seqs in offered.values() for seq in seqs}
-        rest = sorted(hits - set(offered.get(Arm.LEXICAL, [])))
-        late = [seed for seed in seeds if seed not in early]
-        if rest:
-            fetching.append(self._arm_pool.submit(fetch, rest, []))
-        parts = [fetch([], late)] if late else []  # beside the other hits' fetch
-        found = merged([part.result() for part in fetching] + parts)
+        found: Fetched[Candidate] = Fetched({}, frozenset())
+        if hits or seeds:
+            found = fetch(sorted(hits), seeds)
         timings = {"candidates": (time.perf_counter() - started) * 1000}
         ranked: dict[str, list[str]] = {}
         scores: dict[str, dict[str, float]] = {}
         candidates = found.candidates
-        # The graph arm spreads from every seed expanded: the fused best and the lexical.
-        expanded = list(dict.fromkeys([*seeds, *early]))
-        for arm, arm_hits in {**offered, Arm.GRAPH: expanded}.items():
+        for arm, arm_hits in {**offered, Arm.GRAPH: seeds}.items():
             if arm not in arms:
                 continue
             each = arms[arm]

@@ -8,7 +8,7 @@ the hard filters, each with how the graph arm reached it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
@@ -112,24 +112,6 @@ class Fetched(Generic[Candidate]):
     """The nodes that passed the hard filters and the sensitivity ceiling."""
     withheld: frozenset[int]
     """The nodes that passed the hard filters but lie above the ceiling (seqs only)."""
-
-
-def merged(parts: Iterable[Fetched[Candidate]]) -> Fetched[Candidate]:
-    """One recall's candidates fetched in parts, as one.
-
-    A node reached from the seeds of several parts keeps every way it was reached.
-    """
-    found: dict[int, Candidate] = {}
-    withheld: set[int] = set()
-    for part in parts:
-        for seq, candidate in part.candidates.items():
-            known = found.get(seq)
-            if known is not None:
-                ways = tuple(dict.fromkeys(known.reached + candidate.reached))
-                candidate = replace(candidate, reached=ways)
-            found[seq] = candidate
-        withheld |= part.withheld
-    return Fetched(found, frozenset(withheld))
 
 
 def _reached(rows: Iterable[Mapping[str, int]]) -> tuple[Reach, ...]:
