@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from graphmem.models import (
     Authority,
@@ -25,8 +25,7 @@ from graphmem.store.database import Database
 from graphmem.trust.sensitivity import Sensitivity, levels_up_to
 
 
-@dataclass(frozen=True)
-class Reach:
+class Reach(NamedTuple):
     """How the graph arm reached a candidate: from which seed, in how many hops."""
 
     seed: int
@@ -50,9 +49,12 @@ class EntityReach:
     """A name this few nodes mention is never too common (small stores: 5% of 40 is 2)."""
 
 
-@dataclass(frozen=True)
-class BeliefCandidate:
-    """What recall ranks and renders of a belief that passed the hard filters."""
+class BeliefCandidate(NamedTuple):
+    """What recall ranks and renders of a belief that passed the hard filters.
+
+    A named tuple, not a frozen dataclass: a recall builds ~90 of them, and a frozen
+    dataclass of 20 fields takes 3.4 µs to build against about 1 here.
+    """
 
     id: str
     seq: int
@@ -81,8 +83,7 @@ class BeliefCandidate:
     """Expiry demoted it (for an ``as_of`` read: by then), and no episode confirmed it since."""
 
 
-@dataclass(frozen=True)
-class EpisodeCandidate:
+class EpisodeCandidate(NamedTuple):
     """What episode search ranks and renders of an episode that passed the filters."""
 
     id: str

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
 
 from graphmem.models import (
     AnchorState,
@@ -44,7 +43,7 @@ def _belief(seq: int, **changes: object) -> BeliefCandidate:
         evidence=(),
         conflicts=(),
     )
-    return replace(base, **changes)  # type: ignore[arg-type]
+    return base._replace(**changes)  # type: ignore[arg-type]
 
 
 def test_graph_seeds_are_the_best_fused_hits_of_the_other_arms() -> None:
