@@ -64,6 +64,18 @@ def resolve_data_dir(data_dir: str | Path | None = None) -> Path:
     return base / "graphmem"
 
 
+def resolve_cache_dir() -> Path:
+    """Returns graphmem's cache directory (XDG_CACHE_HOME/graphmem, else ~/.cache/graphmem).
+
+    It holds what graphmem derives from its own installed files and can derive again
+    (the embedding model rewritten for int8 kernels), shared by every data directory of
+    the user; never memory.
+    """
+    xdg = _env("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "graphmem"
+
+
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
 """Everything graphmem creates under its data directory is its user's only."""

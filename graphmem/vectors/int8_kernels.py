@@ -18,9 +18,9 @@ so the embedder has a model id of its own (:data:`graphmem.vectors.minilm.MODEL_
 and memory embedded before is re-embedded by the first view that reaches it, or all at
 once by ``graphmem reembed``.
 
-The rewrite takes about a second, so its bytes are kept under the data directory
-(``models/``, 0700, the file 0600) once they are the pinned ones
-(:data:`DERIVED_SHA256`); a cached file that is not is derived again.
+The rewrite takes about a second, so its bytes are kept in the user's cache directory
+(:func:`graphmem.settings.resolve_cache_dir`, ``models/``, 0700, the file 0600) once they
+are the pinned ones (:data:`DERIVED_SHA256`); a cached file that is not is derived again.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from graphmem.errors import ConfigError
-from graphmem.settings import resolve_data_dir
+from graphmem.settings import resolve_cache_dir
 from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.int8_kernels import load_int8_kernel_model
 from graphmem.vectors.protocol import Vectors
@@ -99,7 +99,7 @@ class MiniLMEmbedder:
                 tokens: 10.5 ms either way, 14.7 ms of CPU against 10.4).
             batch_size: Texts per inference call.
             models: Where the rewritten model is kept between processes (None: the
-                data directory's ``models/``).
+                cache directory's ``models/``, shared by every data directory).
         """
         from tokenizers import BertWordPieceTokenizer
 
@@ -108,7 +108,7 @@ class MiniLMEmbedder:
         )
         self._tokenizer.enable_truncation(MAX_TOKENS)  # padded per batch, in embed
         self._batch_size = batch_size
-        kept = (models or resolve_data_dir() / "models") / f"{MODEL_ID}.onnx"
+        kept = (models or resolve_cache_dir() / "models") / f"{MODEL_ID}.onnx"
         model = load_int8_kernel_model(model_path(), kept)  # a bad file fails here
         self._sessions = {count: _session(model, count) for count in sorted({1, threads})}
         self._threads = threads

@@ -13,6 +13,7 @@ from graphmem.errors import ConfigError, DatabaseUnavailable
 from graphmem.provision.info import ServerInfo, write_connection_record
 from graphmem.settings import (
     private_file,
+    resolve_cache_dir,
     resolve_connection,
     resolve_data_dir,
     resolve_principal,
@@ -103,6 +104,16 @@ def test_data_dir_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
     monkeypatch.setenv("GRAPHMEM_DATA_DIR", str(tmp_path / "env"))
     assert resolve_data_dir() == tmp_path / "env"
     assert resolve_data_dir(tmp_path / "arg") == tmp_path / "arg"
+
+
+def test_the_cache_dir_follows_xdg_and_not_the_data_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("GRAPHMEM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert resolve_cache_dir() == tmp_path / "cache" / "graphmem"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert resolve_cache_dir() == Path.home() / ".cache" / "graphmem"
 
 
 def test_a_private_file_replaces_its_target_whole_or_not_at_all(tmp_path: Path) -> None:
