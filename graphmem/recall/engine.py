@@ -100,8 +100,8 @@ Fetch = Callable[[list[int], list[int]], Fetched[Candidate]]
 through the hard filters and the sensitivity ceiling, in one round trip a recall.
 
 It once fetched in three parts at once, the lexical hits' part while the semantic arm
-still embedded the query: a few ms sooner for one agent alone, but a third of a
-recall's CPU more on both sides, which is what many agents on two cores wait for
+still embedded the query: no sooner for one agent within the noise, and 3-4 ms more CPU
+an operation on both sides, which is what many agents on two cores wait for
 (docs/benchmarks.md, "One candidates read a recall")."""
 
 

@@ -131,8 +131,7 @@ def int8_kernel_model(source: Path) -> bytes:
             field="embedding_model",
             rule="shape",
         )
-    live = _live(nodes, {output.name for output in graph.output})
-    kept_nodes = [node for node in nodes if any(output in live for output in node.output)]
+    kept_nodes, live = _needed(nodes, {output.name for output in graph.output})
     kept = [each for each in [*graph.initializer, *added] if each.name in live]
     del graph.node[:]
     graph.node.extend(kept_nodes)
@@ -169,10 +168,15 @@ def _int8_weights(
     return quantised, scales
 
 
-def _live(nodes: list[NodeProto], outputs: set[str]) -> set[str]:
-    """The names the graph's ``outputs`` depend on, walking ``nodes`` back from them."""
+def _needed(nodes: list[NodeProto], outputs: set[str]) -> tuple[list[NodeProto], set[str]]:
+    """The nodes the graph's ``outputs`` depend on (in order), and every name they read.
+
+    The casts and scalings the rewritten products no longer read drop out here.
+    """
     live = set(outputs)
+    needed: list[NodeProto] = []
     for node in reversed(nodes):
         if any(output in live for output in node.output):
+            needed.append(node)
             live.update(node.input)
-    return live
+    return needed[::-1], live
