@@ -441,3 +441,30 @@ def _tokens(name: str, default: int) -> int:
             rule="tokens",
         )
     return int(raw)
+
+
+# --- the embedder's arithmetic --------------------------------------------------------
+
+ARITHMETIC_ENV = "GRAPHMEM_EMBEDDER_ARITHMETIC"
+"""How MiniLM multiplies its weights: ``auto`` (default), ``int8`` or ``float32``."""
+EmbedderArithmetic = Literal["auto", "int8", "float32"]
+_ARITHMETICS: dict[str, EmbedderArithmetic] = {"auto": "auto", "int8": "int8", "float32": "float32"}
+
+
+def resolve_embedder_arithmetic() -> EmbedderArithmetic:
+    """``GRAPHMEM_EMBEDDER_ARITHMETIC``, else ``auto``.
+
+    ``auto`` lets the CPU decide (:func:`graphmem.vectors.int8_kernels.int8_pays`).
+
+    Raises:
+        ConfigError: The value is none of ``auto``, ``int8`` and ``float32``.
+    """
+    raw = (_env(ARITHMETIC_ENV) or "auto").strip().lower()
+    chosen = _ARITHMETICS.get(raw)
+    if chosen is None:
+        raise ConfigError(
+            f"{ARITHMETIC_ENV}={raw!r}: use auto, int8 or float32.",
+            field=ARITHMETIC_ENV,
+            rule="enum",
+        )
+    return chosen

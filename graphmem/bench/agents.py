@@ -52,7 +52,7 @@ from graphmem.store.ids import new_id
 from graphmem.vectors.cache import CachedEmbedder
 from graphmem.vectors.counting import CountingEmbedder
 from graphmem.vectors.hashed import HashedEmbedder
-from graphmem.vectors.minilm import MiniLMEmbedder
+from graphmem.vectors.minilm import MiniLMEmbedder, default_arithmetic
 from graphmem.vectors.protocol import Embedder
 
 RECALL_SHARE = 0.8
@@ -401,6 +401,7 @@ def run_agents_bench(
             )
     return {
         "embedder": embedder,
+        "arithmetic": default_arithmetic() if embedder == "minilm" else None,
         "cores": os.cpu_count(),
         "seed_beliefs": beliefs,
         "recall_share": RECALL_SHARE,

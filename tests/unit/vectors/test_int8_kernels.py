@@ -17,7 +17,9 @@ from graphmem.errors import ConfigError
 from graphmem.vectors.int8_kernels import (
     DERIVED_SHA256,
     PRODUCTS,
+    cpu_flags,
     int8_kernel_model,
+    int8_pays,
     load_int8_kernel_model,
 )
 from graphmem.vectors.minilm import MiniLMEmbedder, model_path, vocab_path
@@ -84,7 +86,7 @@ def test_vectors_stay_within_a_cosine_of_the_float_products(tmp_path: Path) -> N
         "the deploy failed because DATABASE_URL was missing",
         "use ruff instead of flake8 in this repository",
     ]
-    int8 = MiniLMEmbedder(threads=1, models=tmp_path).embed(texts)
+    int8 = MiniLMEmbedder(threads=1, models=tmp_path, arithmetic="int8").embed(texts)
     float_session = onnxruntime.InferenceSession(
         str(model_path()), providers=["CPUExecutionProvider"]
     )
@@ -96,3 +98,37 @@ def test_vectors_stay_within_a_cosine_of_the_float_products(tmp_path: Path) -> N
         pooled = float_session.run(None, feeds)[0][0].mean(axis=0)
         cosine = float(int8[row] @ pooled / np.linalg.norm(pooled))
         assert cosine >= 0.995, (text, cosine)  # 0.9990 the least of 300 texts
+
+
+# Flags as /proc/cpuinfo gives them: an AMD EPYC (Zen 3) without VNNI, a Xeon with it.
+ZEN3 = "fpu sse sse2 ssse3 fma sse4_1 sse4_2 avx f16c avx2 bmi2 sha_ni vaes vpclmulqdq"
+CASCADE_LAKE = "fpu sse sse2 avx avx2 fma avx512f avx512bw avx512vl avx512_vnni"
+
+
+@pytest.mark.parametrize(
+    ("machine", "system", "flags", "pays"),
+    [
+        ("x86_64", "Linux", ZEN3, False),
+        ("x86_64", "Linux", CASCADE_LAKE, True),
+        ("x86_64", "Linux", ZEN3 + " avx_vnni", True),  # Alder Lake's VEX encoding
+        ("aarch64", "Linux", "fp asimd aes pmull sha1 sha2 crc32 atomics", False),
+        ("aarch64", "Linux", "fp asimd atomics asimdrdm asimddp", True),
+        ("arm64", "Darwin", "", True),  # every Apple silicon has sdot
+        ("x86_64", "Darwin", "", False),
+        ("x86_64", "Windows", "", False),  # unknown: float32, as before the kernels
+    ],
+)
+def test_the_kernels_run_only_where_the_cpu_has_int8_dot_products(
+    machine: str, system: str, flags: str, pays: bool
+) -> None:
+    assert int8_pays(machine, system, frozenset(flags.split())) is pays
+
+
+def test_cpu_flags_come_from_the_first_processor(tmp_path: Path) -> None:
+    x86 = tmp_path / "x86"
+    x86.write_text(f"processor\t: 0\nflags\t\t: {CASCADE_LAKE}\n\nprocessor\t: 1\nflags\t: fpu\n")
+    assert cpu_flags(x86) == frozenset(CASCADE_LAKE.split())
+    arm = tmp_path / "arm"
+    arm.write_text("processor\t: 0\nFeatures\t: fp asimd asimddp\nCPU part\t: 0xd0c\n")
+    assert "asimddp" in cpu_flags(arm)
+    assert cpu_flags(tmp_path / "missing") == frozenset()

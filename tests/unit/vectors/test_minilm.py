@@ -8,14 +8,28 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem.vectors.minilm import _VOCAB, DIM, MODEL_ID, VOCAB_SHA256, MiniLMEmbedder, _sha256
+from graphmem.errors import ConfigError
+from graphmem.vectors.minilm import (
+    _VOCAB,
+    DIM,
+    MODEL_ID,
+    VOCAB_SHA256,
+    Arithmetic,
+    MiniLMEmbedder,
+    _sha256,
+    default_arithmetic,
+)
 
 REFERENCE = Path(__file__).resolve().parents[2] / "data" / "minilm_reference.json"
 
 
-@pytest.fixture(scope="module")
-def embedder(tmp_path_factory: pytest.TempPathFactory) -> MiniLMEmbedder:
-    return MiniLMEmbedder(threads=1, models=tmp_path_factory.mktemp("models"))
+@pytest.fixture(scope="module", params=["int8", "float32"])
+def embedder(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> MiniLMEmbedder:
+    return MiniLMEmbedder(
+        threads=1, models=tmp_path_factory.mktemp("models"), arithmetic=request.param
+    )
 
 
 def test_vectors_match_the_reference_model(embedder: MiniLMEmbedder) -> None:
@@ -42,10 +56,29 @@ def test_the_shipped_vocabulary_is_the_pinned_one() -> None:
     assert _sha256(_VOCAB) == VOCAB_SHA256
 
 
-def test_one_text_and_a_batch_agree_across_their_two_sessions(tmp_path: Path) -> None:
+@pytest.mark.parametrize("arithmetic", ["int8", "float32"])
+def test_one_text_and_a_batch_agree_across_their_two_sessions(
+    tmp_path: Path, arithmetic: Arithmetic
+) -> None:
     # One text runs on its own one-thread session.
-    two_threads = MiniLMEmbedder(threads=2, models=tmp_path)
+    two_threads = MiniLMEmbedder(threads=2, models=tmp_path, arithmetic=arithmetic)
     texts = ["retry with backoff", "invoice totals round half even"]
     batch = two_threads.embed(texts)
     for index, text in enumerate(texts):
         assert np.allclose(two_threads.embed([text])[0], batch[index], atol=1e-5)
+
+
+def test_the_arithmetic_follows_the_environment_else_the_cpu(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "INT8")
+    assert default_arithmetic() == "int8"
+    assert MiniLMEmbedder(threads=1, models=tmp_path).arithmetic == "int8"
+    monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "float32")
+    assert MiniLMEmbedder(threads=1, models=tmp_path).arithmetic == "float32"
+    monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "auto")
+    assert default_arithmetic() in ("int8", "float32")
+    monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "fp16")
+    with pytest.raises(ConfigError) as raised:
+        default_arithmetic()
+    assert raised.value.details == {"field": "GRAPHMEM_EMBEDDER_ARITHMETIC", "rule": "enum"}
