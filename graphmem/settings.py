@@ -68,7 +68,8 @@ def resolve_cache_dir() -> Path:
     """Returns graphmem's cache directory (XDG_CACHE_HOME/graphmem, else ~/.cache/graphmem).
 
     It holds what graphmem derives from its own installed files and can derive again
-    (the embedding model rewritten for int8 kernels), shared by every data directory of
+    (the embedding model rewritten for int8 kernels, where they run), shared by every
+    data directory of
     the user; never memory.
     """
     xdg = _env("XDG_CACHE_HOME")
@@ -459,8 +460,8 @@ def resolve_embedder_arithmetic() -> EmbedderArithmetic:
     Raises:
         ConfigError: The value is none of ``auto``, ``int8`` and ``float32``.
     """
-    raw = (_env(ARITHMETIC_ENV) or "auto").strip().lower()
-    chosen = _ARITHMETICS.get(raw)
+    raw = _env(ARITHMETIC_ENV) or "auto"
+    chosen = _ARITHMETICS.get(raw.strip().lower())
     if chosen is None:
         raise ConfigError(
             f"{ARITHMETIC_ENV}={raw!r}: use auto, int8 or float32.",

@@ -363,6 +363,7 @@ def run_agents_bench(
         )
     if not counts or min(counts) < 1:
         raise InvalidInput("processes: give counts of at least 1", field="processes", rule="min")
+    arithmetic = default_arithmetic() if embedder == "minilm" else None  # the agents' too
     run_id = new_id()
     with scratch_memory(_embedder(embedder)[0]) as memory:
         server_pid = local_server_pid(memory.settings, resolve_data_dir())
@@ -401,7 +402,7 @@ def run_agents_bench(
             )
     return {
         "embedder": embedder,
-        "arithmetic": default_arithmetic() if embedder == "minilm" else None,
+        "arithmetic": arithmetic,
         "cores": os.cpu_count(),
         "seed_beliefs": beliefs,
         "recall_share": RECALL_SHARE,

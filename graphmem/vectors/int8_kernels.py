@@ -61,10 +61,10 @@ def int8_pays(machine: str, system: str, flags: frozenset[str]) -> bool:
 
     Measured (docs/benchmarks.md, "Int8 kernels for the embedder"), a short text's
     CPU: 5.0-5.3 ms against 7.2-7.4 in float32 on the first development machine (its
-    CPU flags were not recorded), but 14.5-16.2 against 12.4-13.3 on an AMD EPYC with
-    AVX2 and no VNNI, where onnxruntime has to emulate int8 dot products. So the rule
-    follows the instructions. Apple silicon always has ``sdot``, and macOS has no
-    ``/proc/cpuinfo`` to say so.
+    CPU flags were not recorded), but 17.2 (median of 15.1-18.3) against 13.2
+    (11.0-14.0) on an AMD EPYC with AVX2 and no VNNI, where onnxruntime has to emulate
+    int8 dot products. So the rule follows the instructions. Apple silicon always has
+    ``sdot``, and macOS has no ``/proc/cpuinfo`` to say so.
 
     Args:
         machine: ``platform.machine()``.
@@ -77,15 +77,19 @@ def int8_pays(machine: str, system: str, flags: frozenset[str]) -> bool:
 
 
 def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> frozenset[str]:
-    """The first CPU's ``flags`` (x86) or ``Features`` (Arm) in ``cpuinfo``; none if unreadable."""
+    """The first CPU's ``flags`` (x86) or ``Features`` (Arm); none if there are none.
+
+    Args:
+        cpuinfo: Linux's CPU description (absent elsewhere: then no flags).
+    """
     try:
-        lines = cpuinfo.read_text(errors="replace").splitlines()
+        with cpuinfo.open(errors="replace") as lines:
+            for line in lines:
+                key, _, value = line.partition(":")
+                if key.strip() in ("flags", "Features"):
+                    return frozenset(value.split())
     except OSError:
-        return frozenset()
-    for line in lines:
-        key, _, value = line.partition(":")
-        if key.strip() in ("flags", "Features"):
-            return frozenset(value.split())
+        pass
     return frozenset()
 
 

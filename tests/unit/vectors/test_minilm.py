@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from graphmem.errors import ConfigError
+from graphmem.vectors import minilm
+from graphmem.vectors.int8_kernels import KERNEL_MODEL_FILE
 from graphmem.vectors.minilm import (
     _VOCAB,
     DIM,
@@ -76,9 +78,26 @@ def test_the_arithmetic_follows_the_environment_else_the_cpu(
     assert MiniLMEmbedder(threads=1, models=tmp_path).arithmetic == "int8"
     monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "float32")
     assert MiniLMEmbedder(threads=1, models=tmp_path).arithmetic == "float32"
-    monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "auto")
-    assert default_arithmetic() in ("int8", "float32")
-    monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "fp16")
-    with pytest.raises(ConfigError) as raised:
+    monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", "FP16")
+    with pytest.raises(ConfigError, match="'FP16'") as raised:
         default_arithmetic()
     assert raised.value.details == {"field": "GRAPHMEM_EMBEDDER_ARITHMETIC", "rule": "enum"}
+    # auto (or unset) asks the CPU: this machine's kind, its system, its flags.
+    monkeypatch.setattr(minilm.platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(minilm.platform, "system", lambda: "Linux")
+    for setting in ("auto", " Auto "):
+        monkeypatch.setenv("GRAPHMEM_EMBEDDER_ARITHMETIC", setting)
+        monkeypatch.setattr(minilm, "cpu_flags", lambda: frozenset({"avx2", "avx512_vnni"}))
+        assert default_arithmetic() == "int8"
+        monkeypatch.setattr(minilm, "cpu_flags", lambda: frozenset({"avx2", "fma"}))
+        assert default_arithmetic() == "float32"
+    monkeypatch.delenv("GRAPHMEM_EMBEDDER_ARITHMETIC")
+    assert default_arithmetic() == "float32"
+
+
+def test_float32_runs_the_pinned_file_as_it_is(tmp_path: Path) -> None:
+    embedder = MiniLMEmbedder(threads=1, models=tmp_path, arithmetic="float32")
+    assert embedder.arithmetic == "float32"
+    assert not (tmp_path / KERNEL_MODEL_FILE).exists()  # nothing rewritten, nothing kept
+    MiniLMEmbedder(threads=1, models=tmp_path, arithmetic="int8")
+    assert (tmp_path / KERNEL_MODEL_FILE).exists()
