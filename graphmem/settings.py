@@ -69,8 +69,7 @@ def resolve_cache_dir() -> Path:
 
     It holds what graphmem derives from its own installed files and can derive again
     (the embedding model rewritten for int8 kernels, where they run), shared by every
-    data directory of
-    the user; never memory.
+    data directory of the user; never memory.
     """
     xdg = _env("XDG_CACHE_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"

@@ -115,8 +115,9 @@ class MiniLMEmbedder:
                 thread: a second thread makes it no faster, only costlier (at 21
                 tokens: 10.5 ms either way, 14.7 ms of CPU against 10.4).
             batch_size: Texts per inference call.
-            models: Where the rewritten model is kept between processes (None: the
-                cache directory's ``models/``, shared by every data directory).
+            models: Where the model rewritten for int8 kernels is kept between
+                processes (None: the cache directory's ``models/``, shared by every
+                data directory); float32 reads the pinned file as it is.
             arithmetic: How the weight products run (None: :func:`default_arithmetic`).
 
         Raises:
