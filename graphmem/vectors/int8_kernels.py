@@ -3,20 +3,24 @@
 The model file keeps each weight matrix as int8 with one float scale per column, and
 multiplies as ``Cast -> Mul -> MatMul``. onnxruntime folds the first two at load, so
 every product runs in float32: three quarters of a text's CPU. Here each such product
-becomes one ``MatMulNBits`` (8 bits) over the same integers and scales, with
-``accuracy_level`` 4: the activations are quantised to int8 per block of
-``BLOCK`` values along the inner dimension and the products run in int8 arithmetic.
+becomes one ``DynamicQuantizeMatMul`` over the same integers and scales: at run time
+the product's input is quantised to 8 bits with one scale (so each text runs alone, see
+:class:`~graphmem.vectors.minilm.MiniLMEmbedder`) and multiplied in int8 arithmetic.
 
-Measured on the first development machine (docs/benchmarks.md, "Int8 kernels for the
-embedder"): a 24-token text takes 5.0-5.3 ms of CPU against 7.2-7.4 in float32, and
-over 300 texts of the coding-memory set a vector keeps a cosine of at least 0.9990
-(median 0.9997) with the float32 one; recall quality on LoCoMo and both development
-sets is unchanged. A text's vector is the same bytes alone or in a batch, on one thread
-or two. Blocks of 32 took 5.7 ms; blocks of 128 took 4.4 ms, but then a padded text's
-vector depended on its batch (up to 3e-3 apart). On a CPU without int8 dot products
-the kernels are slower than float32, so they run only where :func:`int8_pays` says.
+Measured (docs/benchmarks.md, "Int8 kernels for the embedder"):
+
+- CPU a short text on an AMD EPYC with AVX2 and no VNNI: 7.1 ms (6.0-7.9) against 12.1
+  (11.2-12.4) in float32. The first development machine had measured dynamic int8
+  products built another way at 2.9 ms against 7.2-7.4.
+- Over 300 texts of the coding-memory set a vector keeps a cosine of at least 0.981
+  (median 0.993) with the float32 one; recall quality on LoCoMo and both development
+  sets moves within their noise.
+- Before them, ``MatMulNBits`` with inputs quantised per block of 64 kept a cosine of
+  0.999 but took 5.0-5.3 ms on the first machine, and 17.2 on the EPYC, where
+  onnxruntime emulates its int8 dot products.
+
 Both arithmetics share one model id (:data:`graphmem.vectors.minilm.MODEL_ID`): the
-weights are the same, and so is recall quality.
+weights are the same, and recall quality is too, within the sets' noise.
 
 The rewrite takes about a second, so its bytes are kept in the user's cache directory
 (:func:`graphmem.settings.resolve_cache_dir`, ``models/``, 0700, the file 0600) once they
@@ -37,34 +41,28 @@ from graphmem.settings import make_private_dir, private_file
 if TYPE_CHECKING:
     from onnx import NodeProto, TensorProto
 
-BLOCK = 64
-"""Values of the inner dimension that share one activation scale (a power of 2, >= 16)."""
-ACCURACY_LEVEL = 4
-"""onnxruntime's ``MatMulNBits`` accuracy level 4: int8 activations, int8 products."""
 PRODUCTS = 36
 """The weight products all-MiniLM-L6-v2 has: six layers of Q, K, V, output and two FFN."""
-_ZERO = 128
-"""MatMulNBits' default 8-bit zero point: the int8 weights are stored shifted by it."""
-KERNEL_MODEL_FILE = "all-MiniLM-L6-v2-onnx-int8-kernels.onnx"
+KERNEL_MODEL_FILE = "all-MiniLM-L6-v2-onnx-int8-dynamic.onnx"
 """The rewritten model's file name in the cache directory's ``models/``."""
-DERIVED_SHA256 = "6025efa6d56fd31c02cd76a6e5763f935e45266315556abc0ca4fd5e1cac2b97"
+DERIVED_SHA256 = "3e95e5374e6ec5d2ef72b7fe1950acece09c28f05faea278120fef1df4fe107f"
 """The sha256 of :func:`int8_kernel_model`'s bytes from the pinned file."""
 
 
-INT8_DOT_FLAGS = frozenset({"avx512_vnni", "avx_vnni", "asimddp"})
-"""CPU flags (``/proc/cpuinfo``) of int8 dot-product instructions: x86's VNNI, Arm's
-``sdot``. Without one, onnxruntime emulates int8 products with wider instructions."""
+INT8_KERNEL_FLAGS = frozenset({"avx2", "asimddp"})
+"""CPU flags (``/proc/cpuinfo``) of the integer instructions onnxruntime's int8 products
+run on: x86's AVX2 (whose multiply-adds VNNI's dot products extend), Arm's ``sdot``."""
 
 
 def int8_pays(machine: str, system: str, flags: frozenset[str]) -> bool:
-    """Whether the int8 kernels beat float32 on this CPU: only with int8 dot products.
+    """Whether the int8 kernels beat float32 on this CPU.
 
-    Measured (docs/benchmarks.md, "Int8 kernels for the embedder"), a short text's
-    CPU: 5.0-5.3 ms against 7.2-7.4 in float32 on the first development machine (its
-    CPU flags were not recorded), but 17.2 (median of 15.1-18.3) against 13.2
-    (11.0-14.0) on an AMD EPYC with AVX2 and no VNNI, where onnxruntime has to emulate
-    int8 dot products. So the rule follows the instructions. Apple silicon always has
-    ``sdot``, and macOS has no ``/proc/cpuinfo`` to say so.
+    Measured (docs/benchmarks.md, "Int8 kernels for the embedder"), a short text's CPU
+    with the int8 kernels against float32: 7.1 ms against 12.1 on an AMD EPYC with
+    AVX2 and no VNNI; dynamic int8 products built another way, 2.9 against 7.2-7.4 on
+    the first development machine. VNNI extends AVX2, so a CPU with it passes too.
+    Apple silicon always has ``sdot``, and macOS has no ``/proc/cpuinfo`` to say so.
+    Any other CPU keeps float32.
 
     Args:
         machine: ``platform.machine()``.
@@ -73,7 +71,7 @@ def int8_pays(machine: str, system: str, flags: frozenset[str]) -> bool:
     """
     if system == "Darwin" and machine == "arm64":
         return True
-    return bool(flags & INT8_DOT_FLAGS)
+    return bool(flags & INT8_KERNEL_FLAGS)
 
 
 def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> frozenset[str]:
@@ -120,7 +118,7 @@ def load_int8_kernel_model(source: Path, cache: Path | None) -> bytes:
 
 
 def int8_kernel_model(source: Path) -> bytes:
-    """The serialized model of ``source`` with each weight product as ``MatMulNBits``.
+    """The serialized model of ``source`` with each weight product on an int8 kernel.
 
     Args:
         source: The pinned int8 ONNX file (already checked by its sha256).
@@ -144,27 +142,18 @@ def int8_kernel_model(source: Path) -> bytes:
             nodes.append(node)
             continue
         quantised, scales = weights
-        inner, outer = quantised.shape
-        blocks = -(-inner // BLOCK)
-        shifted = np.full((outer, blocks * BLOCK), _ZERO, dtype=np.uint8)
-        shifted[:, :inner] = (quantised.astype(np.int16) + _ZERO).astype(np.uint8).T
-        column_scales = np.broadcast_to(scales.reshape(-1), (outer,)).astype(np.float32)
+        column_scales = np.broadcast_to(scales.reshape(-1), (quantised.shape[1],))
         added += [
-            numpy_helper.from_array(shifted.reshape(outer, blocks, BLOCK), f"{node.name}_q8"),
-            numpy_helper.from_array(np.repeat(column_scales, blocks), f"{node.name}_q8_scales"),
+            numpy_helper.from_array(quantised, f"{node.name}_s8"),
+            numpy_helper.from_array(column_scales.astype(np.float32), f"{node.name}_s8_scales"),
         ]
         nodes.append(
             helper.make_node(
-                "MatMulNBits",
-                [node.input[0], f"{node.name}_q8", f"{node.name}_q8_scales"],
+                "DynamicQuantizeMatMul",
+                [node.input[0], f"{node.name}_s8", f"{node.name}_s8_scales"],
                 list(node.output),
-                name=f"{node.name}_q8",
+                name=f"{node.name}_s8",
                 domain="com.microsoft",
-                K=inner,
-                N=outer,
-                bits=8,
-                block_size=BLOCK,
-                accuracy_level=ACCURACY_LEVEL,
             )
         )
     rewritten = len(added) // 2

@@ -41,7 +41,7 @@ def test_the_rewrite_gives_the_pinned_bytes_every_time(derived: bytes) -> None:
 
 def test_every_weight_product_runs_on_the_int8_kernel(derived: bytes) -> None:
     before, after = _ops(model_path().read_bytes()), _ops(derived)
-    assert after.count("MatMulNBits") == PRODUCTS
+    assert after.count("DynamicQuantizeMatMul") == PRODUCTS
     # The casts and scalings that fed them are gone; the activations' products stay.
     assert after.count("MatMul") == before.count("MatMul") - PRODUCTS
     assert after.count("Cast") < before.count("Cast")
@@ -97,20 +97,22 @@ def test_vectors_stay_within_a_cosine_of_the_float_products(tmp_path: Path) -> N
         feeds["token_type_ids"] = np.zeros_like(ids)
         pooled = float_session.run(None, feeds)[0][0].mean(axis=0)
         cosine = float(int8[row] @ pooled / np.linalg.norm(pooled))
-        assert cosine >= 0.995, (text, cosine)  # 0.9990 the least of 300 texts
+        assert cosine >= 0.98, (text, cosine)  # 0.981 the least of 300 texts
 
 
-# Flags as /proc/cpuinfo gives them: an AMD EPYC (Zen 3) without VNNI, a Xeon with it.
+# Flags as /proc/cpuinfo gives them: an AMD EPYC (Zen 3) without VNNI, a Xeon with it,
+# an x86 from before AVX2.
 ZEN3 = "fpu sse sse2 ssse3 fma sse4_1 sse4_2 avx f16c avx2 bmi2 sha_ni vaes vpclmulqdq"
 CASCADE_LAKE = "fpu sse sse2 avx avx2 fma avx512f avx512bw avx512vl avx512_vnni"
+SANDY_BRIDGE = "fpu sse sse2 ssse3 sse4_1 sse4_2 popcnt aes avx"
 
 
 @pytest.mark.parametrize(
     ("machine", "system", "flags", "pays"),
     [
-        ("x86_64", "Linux", ZEN3, False),
+        ("x86_64", "Linux", ZEN3, True),
         ("x86_64", "Linux", CASCADE_LAKE, True),
-        ("x86_64", "Linux", ZEN3 + " avx_vnni", True),  # Alder Lake's VEX encoding
+        ("x86_64", "Linux", SANDY_BRIDGE, False),
         ("aarch64", "Linux", "fp asimd aes pmull sha1 sha2 crc32 atomics", False),
         ("aarch64", "Linux", "fp asimd atomics asimdrdm asimddp", True),
         ("arm64", "Darwin", "", True),  # every Apple silicon has sdot
@@ -118,7 +120,7 @@ CASCADE_LAKE = "fpu sse sse2 avx avx2 fma avx512f avx512bw avx512vl avx512_vnni"
         ("x86_64", "Windows", "", False),  # unknown: float32, as before the kernels
     ],
 )
-def test_the_kernels_run_only_where_the_cpu_has_int8_dot_products(
+def test_the_kernels_run_only_where_the_cpu_has_their_integer_instructions(
     machine: str, system: str, flags: str, pays: bool
 ) -> None:
     assert int8_pays(machine, system, frozenset(flags.split())) is pays

@@ -25,6 +25,11 @@ from graphmem.vectors.minilm import (
 REFERENCE = Path(__file__).resolve().parents[2] / "data" / "minilm_reference.json"
 
 
+# The least cosine to sentence-transformers' float model over the reference sentences:
+# the int8 kernels quantise a product's input with one scale (0.977 the least of 20).
+LEAST_COSINE = {"int8": 0.97, "float32": 0.99}
+
+
 @pytest.fixture(scope="module", params=["int8", "float32"])
 def embedder(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -39,7 +44,10 @@ def test_vectors_match_the_reference_model(embedder: MiniLMEmbedder) -> None:
     ours = embedder.embed(reference["sentences"])
     theirs = np.array(reference["vectors"], dtype=np.float32)
     cosines = (ours * theirs).sum(axis=1) / np.linalg.norm(theirs, axis=1)
-    assert cosines.min() >= 0.99, dict(zip(reference["sentences"], cosines.round(4), strict=True))
+    assert cosines.min() >= LEAST_COSINE[embedder.arithmetic], dict(
+        zip(reference["sentences"], cosines.round(4), strict=True)
+    )
+    assert np.median(cosines) >= 0.99
 
 
 def test_shape_dtype_norm_and_determinism(embedder: MiniLMEmbedder) -> None:
@@ -70,6 +78,18 @@ def test_one_text_and_a_batch_agree_across_their_two_sessions(
         assert np.allclose(two_threads.embed([text])[0], batch[index], atol=1e-5)
 
 
+def test_int8_gives_a_text_the_same_bytes_alone_or_among_others(tmp_path: Path) -> None:
+    # One scale per product and run: a text beside a longer one would share its scale,
+    # so every text runs alone (on either of two threads).
+    texts = ["ok", "the deploy failed because DATABASE_URL was missing in staging", "ok"]
+    two_threads = MiniLMEmbedder(threads=2, models=tmp_path, arithmetic="int8")
+    one_thread = MiniLMEmbedder(threads=1, models=tmp_path, arithmetic="int8")
+    together = two_threads.embed(texts)
+    assert np.array_equal(together, one_thread.embed(texts))
+    for index, text in enumerate(texts):
+        assert np.array_equal(two_threads.embed([text])[0], together[index])
+
+
 def test_the_arithmetic_follows_the_environment_else_the_cpu(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -90,6 +110,8 @@ def test_the_arithmetic_follows_the_environment_else_the_cpu(
         monkeypatch.setattr(minilm, "cpu_flags", lambda: frozenset({"avx2", "avx512_vnni"}))
         assert default_arithmetic() == "int8"
         monkeypatch.setattr(minilm, "cpu_flags", lambda: frozenset({"avx2", "fma"}))
+        assert default_arithmetic() == "int8"
+        monkeypatch.setattr(minilm, "cpu_flags", lambda: frozenset({"avx", "sse4_2"}))
         assert default_arithmetic() == "float32"
     monkeypatch.delenv("GRAPHMEM_EMBEDDER_ARITHMETIC")
     assert default_arithmetic() == "float32"
