@@ -10,8 +10,9 @@ the product's input is quantised to 8 bits with one scale (so each text runs alo
 Measured (docs/benchmarks.md, "Int8 kernels for the embedder"):
 
 - CPU a short text on an AMD EPYC with AVX2 and no VNNI: 7.1 ms (6.0-7.9) against 12.1
-  (11.2-12.4) in float32. The first development machine had measured dynamic int8
-  products built another way at 2.9 ms against 7.2-7.4.
+  (11.2-12.4) in float32. This construction was measured on that CPU only; on the
+  first development machine dynamic int8 products built another way (and further from
+  float32) had taken 2.9 ms against 7.2-7.4.
 - Over 300 texts of the coding-memory set a vector keeps a cosine of at least 0.981
   (median 0.993) with the float32 one; recall quality on LoCoMo and both development
   sets moves within their noise.
@@ -59,10 +60,11 @@ def int8_pays(machine: str, system: str, flags: frozenset[str]) -> bool:
 
     Measured (docs/benchmarks.md, "Int8 kernels for the embedder"), a short text's CPU
     with the int8 kernels against float32: 7.1 ms against 12.1 on an AMD EPYC with
-    AVX2 and no VNNI; dynamic int8 products built another way, 2.9 against 7.2-7.4 on
-    the first development machine. VNNI extends AVX2, so a CPU with it passes too.
+    AVX2 and no VNNI, the one CPU this construction was measured on. onnxruntime runs
+    the same products on VNNI (which extends AVX2) and on ``sdot``.
     Apple silicon always has ``sdot``, and macOS has no ``/proc/cpuinfo`` to say so.
-    Any other CPU keeps float32.
+    Any other CPU keeps float32, and so does any system without ``/proc/cpuinfo``
+    (Windows, an Intel Mac): its flags are unknown.
 
     Args:
         machine: ``platform.machine()``.

@@ -112,11 +112,12 @@ class MiniLMEmbedder:
         """Loads the model (rewritten for int8 kernels if they run) and the tokenizer.
 
         Args:
-            threads: onnxruntime intra-op threads for batches (bounded: the machine is
-                shared with Neo4j). One text (a recall's query) always runs on one
-                thread: a second thread makes it no faster, only costlier (at 21
-                tokens: 10.5 ms either way, 14.7 ms of CPU against 10.4). With the
-                int8 kernels every text runs alone, ``threads`` of them at once.
+            threads: How many threads embed a batch (bounded: the machine is shared
+                with Neo4j): in float32 onnxruntime's intra-op threads; with the int8
+                kernels, texts run alone, this many at once. One text (a recall's
+                query) always runs on one thread: a second thread makes it no faster,
+                only costlier (at 21 tokens: 10.5 ms either way, 14.7 ms of CPU
+                against 10.4).
             batch_size: Texts per inference call in float32 (int8: one).
             models: Where the model rewritten for int8 kernels is kept between
                 processes (None: the cache directory's ``models/``, shared by every
@@ -150,9 +151,10 @@ class MiniLMEmbedder:
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Returns one L2-normalised float32 row per text, in the order given.
 
-        Texts are batched by token count, shortest first, so that a batch is padded
-        to a length close to each of its texts' own: in arrival order one long text
-        pads its 31 neighbours (LoCoMo's 5,882 turns: 162 texts/s against 61-67).
+        With the int8 kernels each text runs alone. In float32 texts are batched by
+        token count, shortest first, so that a batch is padded to a length close to
+        each of its texts' own: in arrival order one long text pads its 31
+        neighbours (LoCoMo's 5,882 turns: 162 texts/s against 61-67).
         """
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
@@ -173,7 +175,7 @@ class MiniLMEmbedder:
         if len(tokens) == 1 or self._threads == 1:
             rows = [self._embed_batch(session, [ids]) for ids in tokens]
         else:  # onnxruntime lets go of the GIL while it runs
-            with ThreadPoolExecutor(self._threads) as pool:
+            with ThreadPoolExecutor(self._threads, thread_name_prefix="graphmem-embed") as pool:
                 rows = list(pool.map(lambda ids: self._embed_batch(session, [ids]), tokens))
         result: Vectors = np.concatenate(rows)
         return result

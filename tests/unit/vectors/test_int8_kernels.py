@@ -97,7 +97,8 @@ def test_vectors_stay_within_a_cosine_of_the_float_products(tmp_path: Path) -> N
         feeds["token_type_ids"] = np.zeros_like(ids)
         pooled = float_session.run(None, feeds)[0][0].mean(axis=0)
         cosine = float(int8[row] @ pooled / np.linalg.norm(pooled))
-        assert cosine >= 0.98, (text, cosine)  # 0.981 the least of 300 texts
+        # 0.992-0.996 here on an AMD EPYC (AVX2); 0.981 the least of 300 texts there.
+        assert cosine >= 0.97, (text, cosine)
 
 
 # Flags as /proc/cpuinfo gives them: an AMD EPYC (Zen 3) without VNNI, a Xeon with it,

@@ -47,7 +47,7 @@ def test_vectors_match_the_reference_model(embedder: MiniLMEmbedder) -> None:
     assert cosines.min() >= LEAST_COSINE[embedder.arithmetic], dict(
         zip(reference["sentences"], cosines.round(4), strict=True)
     )
-    assert np.median(cosines) >= 0.99
+    assert np.median(cosines) >= 0.985  # int8 0.993, float32 0.9996 on an AMD EPYC
 
 
 def test_shape_dtype_norm_and_determinism(embedder: MiniLMEmbedder) -> None:
@@ -70,7 +70,7 @@ def test_the_shipped_vocabulary_is_the_pinned_one() -> None:
 def test_one_text_and_a_batch_agree_across_their_two_sessions(
     tmp_path: Path, arithmetic: Arithmetic
 ) -> None:
-    # One text runs on its own one-thread session.
+    # One text runs on a one-thread session (float32: a batch on the two-thread one).
     two_threads = MiniLMEmbedder(threads=2, models=tmp_path, arithmetic=arithmetic)
     texts = ["retry with backoff", "invoice totals round half even"]
     batch = two_threads.embed(texts)
